@@ -1,0 +1,534 @@
+//! The NaCl lexer: text to a lossless list of tokens.
+//!
+//! Every byte of the input belongs to exactly one token, whatever the input. Strings are lexed
+//! into their parts (text, escapes, `${ }` templates) so the parser never looks at raw text.
+//! Unlike Salto's lexer, a `//` comment ends at the line break whatever it contains, and
+//! `#`/`/* */` comments and merge-conflict markers become trivia tokens with an error, so they
+//! never swallow code.
+
+use crate::{
+    SyntaxKind::{self, *},
+    error::{ErrorCode, SyntaxError},
+};
+use rowan::{TextRange, TextSize};
+
+/// One token: its kind and its length in bytes. Offsets follow from the lengths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Token {
+    /// The kind of the token.
+    pub kind: SyntaxKind,
+    /// Its length in bytes (never zero).
+    pub len: u32,
+}
+
+/// The result of lexing a text.
+#[derive(Debug, Default)]
+pub struct Lexed {
+    /// The tokens, covering the text exactly.
+    pub tokens: Vec<Token>,
+    /// Lexical errors, in text order.
+    pub errors: Vec<SyntaxError>,
+}
+
+/// Lexes `text` into tokens. Never fails: bad input becomes error tokens and errors.
+pub fn lex(text: &str) -> Lexed {
+    let mut lexer = Lexer { src: text.as_bytes(), pos: 0, out: Lexed::default() };
+    lexer.out.tokens.reserve(text.len() / 4);
+    lexer.run();
+    lexer.out
+}
+
+/// Whether `text` is a NaCl word: `[a-zA-Z_][a-zA-Z0-9_.@]*`. Such labels and keys need no quotes.
+pub fn is_word(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    match bytes.first() {
+        Some(&b) if is_ident_start(b) => bytes[1..].iter().all(|&b| is_ident_continue(b)),
+        _ => false,
+    }
+}
+
+fn is_ident_start(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_'
+}
+
+fn is_ident_continue(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'@'
+}
+
+fn is_line_break(b: u8) -> bool {
+    b == b'\n' || b == b'\r'
+}
+
+/// Length of the UTF-8 character starting with byte `b`.
+fn utf8_len(b: u8) -> usize {
+    match b {
+        0x00..=0x7f => 1,
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        _ => 4,
+    }
+}
+
+const CONFLICT_MARKERS: [&[u8]; 4] = [b"<<<<<<<", b"=======", b">>>>>>>", b"|||||||"];
+
+struct Lexer<'a> {
+    src: &'a [u8],
+    pos: usize,
+    out: Lexed,
+}
+
+impl Lexer<'_> {
+    fn peek(&self, ahead: usize) -> Option<u8> {
+        self.src.get(self.pos + ahead).copied()
+    }
+
+    fn rest(&self) -> &[u8] {
+        &self.src[self.pos..]
+    }
+
+    fn push(&mut self, kind: SyntaxKind, len: usize) {
+        debug_assert!(len > 0);
+        self.out.tokens.push(Token { kind, len: len as u32 });
+        self.pos += len;
+    }
+
+    fn error(&mut self, code: ErrorCode, start: usize, end: usize, message: impl Into<String>) {
+        let range = TextRange::new(TextSize::from(start as u32), TextSize::from(end as u32));
+        self.out.errors.push(SyntaxError::new(code, range, message));
+    }
+
+    /// Length of the run of bytes from the current position that satisfy `pred`.
+    fn run_len(&self, pred: impl Fn(u8) -> bool) -> usize {
+        self.rest().iter().take_while(|&&b| pred(b)).count()
+    }
+
+    /// Length up to (not including) the next line break or the end of the text.
+    fn line_len(&self) -> usize {
+        self.run_len(|b| !is_line_break(b))
+    }
+
+    fn at_line_start(&self) -> bool {
+        self.pos == 0 || is_line_break(self.src[self.pos - 1])
+    }
+
+    fn run(&mut self) {
+        while let Some(b) = self.peek(0) {
+            match b {
+                b' ' | b'\t' => {
+                    let len = self.run_len(|b| b == b' ' || b == b'\t');
+                    self.push(WHITESPACE, len);
+                }
+                b'\n' | b'\r' => self.newline(),
+                b'/' if self.peek(1) == Some(b'/') => {
+                    let len = self.line_len();
+                    self.push(COMMENT, len);
+                }
+                b'/' if self.peek(1) == Some(b'*') => self.block_comment(),
+                b'#' => {
+                    let start = self.pos;
+                    let len = self.line_len();
+                    self.error(
+                        ErrorCode::UnsupportedComment,
+                        start,
+                        start + len,
+                        "`#` comments are not NaCl: use `//`",
+                    );
+                    self.push(HASH_COMMENT, len);
+                }
+                b'<' | b'=' | b'>' | b'|'
+                    if self.at_line_start() && CONFLICT_MARKERS.iter().any(|m| self.rest().starts_with(m)) =>
+                {
+                    self.conflict()
+                }
+                b'"' => self.string(),
+                b'\'' if self.rest().starts_with(b"'''") => self.multiline_string(),
+                b'-' if self.peek(1).is_some_and(|b| b.is_ascii_digit()) => self.number(),
+                b'0'..=b'9' => self.number(),
+                _ if is_ident_start(b) => {
+                    let len = 1 + self.src[self.pos + 1..].iter().take_while(|&&b| is_ident_continue(b)).count();
+                    self.push(IDENT, len);
+                }
+                b'{' => self.push(L_BRACE, 1),
+                b'}' => self.push(R_BRACE, 1),
+                b'[' => self.push(L_BRACK, 1),
+                b']' => self.push(R_BRACK, 1),
+                b'(' => self.push(L_PAREN, 1),
+                b')' => self.push(R_PAREN, 1),
+                b',' => self.push(COMMA, 1),
+                b'=' => self.push(EQ, 1),
+                _ if self.rest().starts_with("\u{2028}".as_bytes())
+                    || self.rest().starts_with("\u{2029}".as_bytes()) =>
+                {
+                    self.push(NEWLINE, 3)
+                }
+                _ => self.error_token(),
+            }
+        }
+    }
+
+    /// Line breaks and the indentation after the last one, as one token.
+    fn newline(&mut self) {
+        let len = self.run_len(|b| matches!(b, b'\n' | b'\r' | b' ' | b'\t'));
+        // Leave trailing blanks of the last line break's line in the token: they are its indentation.
+        self.push(NEWLINE, len);
+    }
+
+    fn block_comment(&mut self) {
+        let start = self.pos;
+        let len = match self.rest()[2..].windows(2).position(|w| w == b"*/") {
+            Some(i) => i + 4,
+            None => self.rest().len(),
+        };
+        self.error(
+            ErrorCode::UnsupportedComment,
+            start,
+            start + len,
+            "`/* */` comments are not NaCl: use `//` on each line",
+        );
+        self.push(BLOCK_COMMENT, len);
+    }
+
+    /// A merge conflict: from `<<<<<<<` through the `>>>>>>>` line, or a stray marker line.
+    fn conflict(&mut self) {
+        let start = self.pos;
+        let first_line = self.line_len();
+        let mut len = first_line;
+        let rest = self.rest();
+        if rest.starts_with(b"<<<<<<<") {
+            let mut at = first_line;
+            while at < rest.len() {
+                at += if rest[at..].starts_with(b"\r\n") { 2 } else { 1 };
+                let line_end = at + rest[at..].iter().take_while(|&&b| !is_line_break(b)).count();
+                if rest[at..].starts_with(b">>>>>>>") {
+                    len = line_end;
+                    break;
+                }
+                at = line_end;
+            }
+        }
+        let message = if len > first_line {
+            "unresolved git merge conflict: keep one side and delete the `<<<<<<<`, `=======` and `>>>>>>>` lines"
+        } else {
+            "git merge-conflict marker without its conflict: resolve the conflict and delete this line"
+        };
+        self.error(ErrorCode::MergeConflict, start, start + first_line, message);
+        self.push(CONFLICT_MARKER, len);
+    }
+
+    fn number(&mut self) {
+        let start = self.pos;
+        let mut len = usize::from(self.peek(0) == Some(b'-'));
+        let digits =
+            |lexer: &Self, from: usize| lexer.src[lexer.pos + from..].iter().take_while(|b| b.is_ascii_digit()).count();
+        let int_len = digits(self, len);
+        len += int_len;
+        if self.peek(len) == Some(b'.') {
+            len += 1 + digits(self, len + 1);
+        }
+        if matches!(self.peek(len), Some(b'e' | b'E')) {
+            let sign = usize::from(matches!(self.peek(len + 1), Some(b'+' | b'-')));
+            let exp = digits(self, len + 1 + sign);
+            if exp > 0 {
+                len += 1 + sign + exp;
+            }
+        }
+        let int_start = start + usize::from(self.src[start] == b'-');
+        if int_len > 1 && self.src[int_start] == b'0' {
+            self.error(
+                ErrorCode::InvalidNumber,
+                start,
+                start + len,
+                "numbers cannot start with `0` unless they are `0` or `0.…`",
+            );
+        }
+        self.push(NUMBER, len);
+    }
+
+    /// A run of characters that cannot start any token.
+    fn error_token(&mut self) {
+        let start = self.pos;
+        let mut len = 0;
+        while let Some(&b) = self.src.get(self.pos + len) {
+            let starts_token = b.is_ascii_whitespace()
+                || is_ident_start(b)
+                || b.is_ascii_digit()
+                || b"{}[](),=\"/#".contains(&b)
+                || self.src[self.pos + len..].starts_with("\u{2028}".as_bytes())
+                || self.src[self.pos + len..].starts_with("\u{2029}".as_bytes());
+            if starts_token && len > 0 {
+                break;
+            }
+            len += utf8_len(b).min(self.src.len() - self.pos - len);
+        }
+        let text = String::from_utf8_lossy(&self.src[start..start + len]);
+        let message = match text.as_ref() {
+            ":" => "unexpected `:`: NaCl assigns with `=`".to_owned(),
+            "'" | "''" => {
+                "unexpected `'`: strings are written in double quotes, multiline strings with `'''`".to_owned()
+            }
+            _ => format!("unexpected `{text}`"),
+        };
+        self.error(ErrorCode::UnexpectedCharacter, start, start + len, message);
+        self.push(ERROR_TOKEN, len);
+    }
+
+    /// A `"` string: its parts up to the closing quote or the end of the line.
+    fn string(&mut self) {
+        let start = self.pos;
+        self.push(QUOTE, 1);
+        loop {
+            let Some(b) = self.peek(0) else {
+                self.error(ErrorCode::UnterminatedString, start, self.pos, "unterminated string: add the closing `\"`");
+                return;
+            };
+            match b {
+                b'"' => {
+                    self.push(QUOTE, 1);
+                    return;
+                }
+                b'\n' | b'\r' => {
+                    self.error(
+                        ErrorCode::UnterminatedString,
+                        start,
+                        self.pos,
+                        "unterminated string: add the closing `\"` before the end of the line",
+                    );
+                    return;
+                }
+                b'\\' => self.escape(),
+                b'$' if self.template() => {}
+                _ => self.string_text(|b| matches!(b, b'"' | b'\\' | b'\n' | b'\r' | b'$'), true),
+            }
+        }
+    }
+
+    /// Literal text up to a byte where `stop` holds (a `$` that does not start a template is text).
+    fn string_text(&mut self, stop: impl Fn(u8) -> bool, single_line: bool) {
+        let start = self.pos;
+        let mut len = 0;
+        while let Some(&b) = self.src.get(start + len) {
+            if len > 0 && stop(b) {
+                break;
+            }
+            if single_line && b < 0x20 && b != b'\n' && b != b'\r' {
+                let shown = if b == b'\t' { "a tab".to_owned() } else { format!("control character U+{b:04X}") };
+                self.error(
+                    ErrorCode::ControlCharacter,
+                    start + len,
+                    start + len + 1,
+                    format!("{shown} inside a string: write it as an escape such as `\\t` or `\\u{b:04x}`"),
+                );
+            }
+            len += 1;
+        }
+        self.push(STRING_TEXT, len);
+    }
+
+    /// An escape sequence in a `"` string (the JSON escapes and `\${`).
+    fn escape(&mut self) {
+        let start = self.pos;
+        match self.peek(1) {
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => self.push(ESCAPE, 2),
+            Some(b'u') => {
+                let hex = self.src[start + 2..].iter().take(4).take_while(|b| b.is_ascii_hexdigit()).count();
+                if hex < 4 {
+                    self.error(
+                        ErrorCode::InvalidEscape,
+                        start,
+                        start + 2 + hex,
+                        "invalid unicode escape: `\\u` needs exactly four hex digits",
+                    );
+                }
+                self.push(ESCAPE, 2 + hex);
+            }
+            Some(b'$') if self.peek(2) == Some(b'{') => self.push(ESCAPE, 3),
+            Some(b) if !is_line_break(b) => {
+                let len = 1 + utf8_len(b).min(self.src.len() - start - 1);
+                let shown = String::from_utf8_lossy(&self.src[start..start + len]).into_owned();
+                self.error(
+                    ErrorCode::InvalidEscape,
+                    start,
+                    start + len,
+                    format!("invalid escape `{shown}`: valid escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX and \\${{"),
+                );
+                self.push(ESCAPE, len);
+            }
+            _ => {
+                self.error(ErrorCode::InvalidEscape, start, start + 1, "a backslash cannot end a line inside a string");
+                self.push(STRING_TEXT, 1);
+            }
+        }
+    }
+
+    /// A `${ element.id }` template reference, if one starts here. Returns whether one did.
+    fn template(&mut self) -> bool {
+        let rest = self.rest();
+        if !rest.starts_with(b"${") {
+            return false;
+        }
+        let blank = |b: &u8| *b == b' ' || *b == b'\t';
+        let ws1 = rest[2..].iter().take_while(|b| blank(b)).count();
+        let id_at = 2 + ws1;
+        if !rest.get(id_at).is_some_and(|&b| is_ident_start(b)) {
+            return false;
+        }
+        let id = rest[id_at..].iter().take_while(|&&b| is_ident_continue(b)).count();
+        let ws2 = rest[id_at + id..].iter().take_while(|b| blank(b)).count();
+        if rest.get(id_at + id + ws2) != Some(&b'}') {
+            return false;
+        }
+        self.push(TEMPLATE_START, 2);
+        if ws1 > 0 {
+            self.push(WHITESPACE, ws1);
+        }
+        self.push(IDENT, id);
+        if ws2 > 0 {
+            self.push(WHITESPACE, ws2);
+        }
+        self.push(R_BRACE, 1);
+        true
+    }
+
+    /// A `'''` multiline string, from the opening marker through the closing `'''` line start.
+    fn multiline_string(&mut self) {
+        let start = self.pos;
+        let blanks = self.src[start + 3..].iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+        let after = start + 3 + blanks;
+        let line_break = match (self.src.get(after), self.src.get(after + 1)) {
+            (Some(b'\r'), Some(b'\n')) => 2,
+            (Some(b'\r' | b'\n'), _) => 1,
+            _ => 0,
+        };
+        if line_break == 0 {
+            // `'''abc'''` on one line, or `'''` at the very end: not a multiline string.
+            let len = self.line_len();
+            self.error(
+                ErrorCode::MultilineOpen,
+                start,
+                start + len,
+                "a multiline string starts with `'''` at the end of a line; its text begins on the next line",
+            );
+            self.push(ERROR_TOKEN, len);
+            return;
+        }
+        self.push(MULTILINE_OPEN, 3 + blanks + line_break);
+        loop {
+            if self.pos >= self.src.len() {
+                self.error(
+                    ErrorCode::UnterminatedMultiline,
+                    start,
+                    start + 3,
+                    "unterminated multiline string: add a line starting with `'''`",
+                );
+                return;
+            }
+            // At the start of a content line: is it the closing line?
+            let indent = self.run_len(|b| b == b' ' || b == b'\t');
+            if self.rest()[indent..].starts_with(b"'''") {
+                self.push(MULTILINE_CLOSE, indent + 3);
+                return;
+            }
+            self.multiline_line();
+        }
+    }
+
+    /// One content line of a multiline string, including its line break.
+    fn multiline_line(&mut self) {
+        loop {
+            let Some(b) = self.peek(0) else { return };
+            match b {
+                b'\\' => {
+                    let run = self.run_len(|b| b == b'\\');
+                    let after = &self.rest()[run..];
+                    let marker = after.starts_with(b"${");
+                    if marker || after.starts_with(b"'''") {
+                        for _ in 0..run / 2 {
+                            self.push(ESCAPE, 2);
+                        }
+                        if run % 2 == 1 {
+                            let len = if marker { 3 } else { 4 };
+                            self.push(ESCAPE, len);
+                        }
+                    } else {
+                        self.push(STRING_TEXT, run);
+                    }
+                }
+                b'$' if self.template() => {}
+                b'\n' | b'\r' => {
+                    let len = if self.rest().starts_with(b"\r\n") { 2 } else { 1 };
+                    self.push(STRING_TEXT, len);
+                    return;
+                }
+                _ => self.string_text(|b| matches!(b, b'\\' | b'\n' | b'\r' | b'$'), false),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(text: &str) -> Vec<(SyntaxKind, String)> {
+        let lexed = lex(text);
+        let mut at = 0;
+        lexed
+            .tokens
+            .iter()
+            .map(|t| {
+                let s = text[at..at + t.len as usize].to_owned();
+                at += t.len as usize;
+                (t.kind, s)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn words_include_dots_and_at() {
+        assert_eq!(kinds("salto.x.instance.My_name@s"), vec![(IDENT, "salto.x.instance.My_name@s".into())]);
+        assert!(is_word("a.b@c") && !is_word("3me") && !is_word("a-b") && !is_word(""));
+    }
+
+    #[test]
+    fn templates_split_inside_strings() {
+        let k = kinds(r#""a${ b.c }d\${e}""#);
+        let got: Vec<_> = k.iter().map(|(k, _)| *k).collect();
+        assert_eq!(
+            got,
+            vec![
+                QUOTE,
+                STRING_TEXT,
+                TEMPLATE_START,
+                WHITESPACE,
+                IDENT,
+                WHITESPACE,
+                R_BRACE,
+                STRING_TEXT,
+                ESCAPE,
+                STRING_TEXT,
+                QUOTE
+            ]
+        );
+    }
+
+    #[test]
+    fn comment_with_triple_quote_does_not_swallow_code() {
+        let k = kinds("// it's '''\nx");
+        assert_eq!(k.last().map(|(k, _)| *k), Some(IDENT));
+    }
+
+    #[test]
+    fn conflict_region_is_one_token() {
+        let k = kinds("<<<<<<< HEAD\na\n=======\nb\n>>>>>>> x\ny");
+        assert_eq!(k[0].0, CONFLICT_MARKER);
+        assert_eq!(k[0].1, "<<<<<<< HEAD\na\n=======\nb\n>>>>>>> x");
+        assert_eq!(lex("<<<<<<< HEAD\na\n=======\nb\n>>>>>>> x\ny").errors.len(), 1);
+    }
+
+    #[test]
+    fn crlf_multiline_open_takes_both_bytes() {
+        let k = kinds("'''\r\nab\r\n'''");
+        assert_eq!(k[0], (MULTILINE_OPEN, "'''\r\n".into()));
+        assert_eq!(k.last().cloned(), Some((MULTILINE_CLOSE, "'''".into())));
+    }
+}

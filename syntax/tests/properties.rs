@@ -1,0 +1,106 @@
+//! Invariants that hold for every input: parsing never panics, the tree holds every byte,
+//! and every error range lies inside the text.
+
+use proptest::prelude::*;
+
+fn check_invariants(text: &str) {
+    let parse = nacl_syntax::parse(text);
+    assert_eq!(parse.syntax().to_string(), text);
+    let len = nacl_syntax::TextSize::of(text);
+    for error in parse.errors() {
+        assert!(error.range.end() <= len, "error {error} outside the text");
+        assert!(text.is_char_boundary(error.range.start().into()) && text.is_char_boundary(error.range.end().into()));
+    }
+}
+
+/// Fragments of NaCl, so generated inputs reach deep into the grammar instead of failing at the
+/// first byte.
+fn nacl_soup() -> impl Strategy<Value = String> {
+    let pieces = prop::sample::select(vec![
+        "type",
+        "settings",
+        "vars",
+        "annotations",
+        "is",
+        "salto.t",
+        "x",
+        "List<string>",
+        "\"List<x>\"",
+        " ",
+        "  ",
+        "\t",
+        "\n",
+        "\r\n",
+        "\r",
+        "{",
+        "}",
+        "[",
+        "]",
+        "(",
+        ")",
+        ",",
+        "=",
+        ":",
+        "\"",
+        "\"s\"",
+        "\"a${ b.c }d\"",
+        "\\",
+        "\\${",
+        "'''",
+        "'''\n",
+        "\n'''",
+        "${",
+        "1",
+        "-2.5e3",
+        "007",
+        "true",
+        "file(",
+        "//c",
+        "# h",
+        "/*",
+        "*/",
+        "<<<<<<< a",
+        "=======",
+        ">>>>>>> b",
+        "é",
+        "😀",
+        "\u{2028}",
+        "@",
+        ".",
+        "\\u12",
+        "\\ud83d",
+    ]);
+    prop::collection::vec(pieces, 0..60).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn any_string_parses_losslessly(text in any::<String>()) {
+        check_invariants(&text);
+    }
+
+    #[test]
+    fn nacl_like_text_parses_losslessly(text in nacl_soup()) {
+        check_invariants(&text);
+    }
+}
+
+#[test]
+fn deep_nesting_does_not_overflow_the_stack() {
+    for open in ["[", "{", "a = {\n", "file("] {
+        let text = format!("salto.t x {{\n  v = {}\n}}\n", open.repeat(20_000));
+        check_invariants(&text);
+        let parse = nacl_syntax::parse(&text);
+        assert!(
+            parse
+                .errors()
+                .iter()
+                .any(|e| e.code == nacl_syntax::ErrorCode::NestingTooDeep
+                    || e.code == nacl_syntax::ErrorCode::Unclosed)
+        );
+    }
+    let nested_blocks = "a b {\n".repeat(10_000);
+    check_invariants(&nested_blocks);
+}

@@ -1,0 +1,70 @@
+//! Locates the real-world NaCl corpus for tests and benchmarks, unpacking it on first use.
+//!
+//! The archives live in `../shared/corpus` beside the checkout (override with
+//! `NACL_CORPUS_ARCHIVES`); they are unpacked once into `target/corpus` (override with
+//! `NACL_CORPUS_DIR`, which may also point at an already unpacked copy).
+
+use std::{
+    fs::File,
+    path::{Path, PathBuf},
+    process::Command,
+};
+
+/// The workspace root of this repository.
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The folder holding one unpacked folder per corpus workspace, unpacking it if needed.
+///
+/// Panics with instructions when the corpus archives cannot be found: a test that needs the
+/// corpus must not pass silently without it.
+pub fn corpus_dir() -> PathBuf {
+    let dest =
+        std::env::var_os("NACL_CORPUS_DIR").map(PathBuf::from).unwrap_or_else(|| repo_root().join("target/corpus"));
+    let archives = std::env::var_os("NACL_CORPUS_ARCHIVES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo_root().join("../shared/corpus"));
+    let unpack = archives.join("unpack");
+    if !unpack.exists() {
+        if dest.is_dir() && std::fs::read_dir(&dest).is_ok_and(|mut d| d.next().is_some()) {
+            return dest;
+        }
+        panic!(
+            "the NaCl corpus is missing: expected {} (set NACL_CORPUS_ARCHIVES to the folder with the archives, or NACL_CORPUS_DIR to an unpacked copy)",
+            unpack.display()
+        );
+    }
+    std::fs::create_dir_all(&dest).expect("cannot create the corpus folder");
+    // Test binaries run in parallel: unpack under a lock. The script itself is idempotent.
+    let lock = File::create(dest.join(".lock")).expect("cannot create the corpus lock file");
+    lock.lock().expect("cannot lock the corpus folder");
+    let status = Command::new("bash").arg(&unpack).arg(&dest).status().expect("cannot run the corpus unpack script");
+    assert!(status.success(), "unpacking the corpus failed: {status}");
+    lock.unlock().expect("cannot unlock the corpus folder");
+    dest
+}
+
+/// The corpus workspaces: one folder each, sorted by name.
+pub fn workspaces() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
+        .expect("cannot read the corpus folder")
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// Every `.nacl` file below `dir`, sorted.
+pub fn nacl_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_file() && e.path().extension().is_some_and(|x| x == "nacl"))
+        .map(|e| e.into_path())
+        .collect();
+    files.sort();
+    files
+}
