@@ -1,1 +1,55 @@
-fn main() {}
+//! `nacl-ls`: the language server and command-line checker for NaCl, the configuration
+//! language of Salto workspaces.
+
+mod cli;
+mod diagnostics;
+mod line_index;
+
+use clap::{Parser, Subcommand};
+use std::{path::PathBuf, process::ExitCode};
+
+/// Fast, correct tooling for NaCl (Salto) workspaces.
+#[derive(Parser)]
+#[command(name = "nacl-ls", version, about, arg_required_else_help = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check `.nacl` files (or every `.nacl` file under directories) and report their errors.
+    Check {
+        /// Files or directories to check (default: the current directory).
+        paths: Vec<PathBuf>,
+        /// How to print the results.
+        #[arg(long, value_enum, default_value_t = cli::OutputFormat::Human)]
+        format: cli::OutputFormat,
+    },
+    /// Parse one file and print its errors, and with `--tree` its concrete syntax tree.
+    Parse {
+        /// The file to parse.
+        file: PathBuf,
+        /// Print the concrete syntax tree.
+        #[arg(long)]
+        tree: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Check { paths, format } => cli::check::run(paths, format),
+        Command::Parse { file, tree } => cli::parse::run(&file, tree),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            // Output closed early (`nacl-ls check | head`) is not a failure worth a message.
+            if err.kind() != std::io::ErrorKind::BrokenPipe {
+                eprintln!("error: {err}");
+            }
+            ExitCode::from(2)
+        }
+    }
+}

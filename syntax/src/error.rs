@@ -7,8 +7,8 @@ macro_rules! error_codes {
     ($( $(#[doc = $doc:literal])* $name:ident = $code:literal, $summary:literal; )*) => {
         /// The stable code of every error the syntax layer reports.
         ///
-        /// Codes never change meaning once released: `E01xx` are lexical errors, `E02xx` grammar
-        /// errors, `E03xx` errors in the structure NaCl gives to blocks.
+        /// Codes never change meaning once released: `E00xx` are file errors, `E01xx` lexical
+        /// errors, `E02xx` grammar errors, `E03xx` errors in the structure NaCl gives to blocks.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ErrorCode {
             $( $(#[doc = $doc])* $name, )*
@@ -32,6 +32,13 @@ macro_rules! error_codes {
 }
 
 error_codes! {
+    /// A file that cannot be read.
+    UnreadableFile = "E0001", "unreadable file";
+    /// A file that is not valid UTF-8.
+    InvalidUtf8 = "E0002", "file is not UTF-8";
+    /// A file larger than nacl-ls analyses.
+    FileTooLarge = "E0003", "file too large";
+
     /// A `"` string runs into the end of its line.
     UnterminatedString = "E0101", "unterminated string";
     /// A backslash escape that JSON does not define, or a short `\u` escape.
@@ -157,6 +164,15 @@ impl fmt::Display for SyntaxError {
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    #[test]
+    fn readme_lists_every_code() {
+        let readme = include_str!("../../README.md");
+        for code in ErrorCode::ALL {
+            let row = format!("| {} | {} |", code.as_str(), code.summary());
+            assert!(readme.contains(&row), "README.md lacks the row `{row}`");
+        }
+    }
 
     #[test]
     fn codes_are_unique_and_well_formed() {

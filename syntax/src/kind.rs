@@ -49,6 +49,8 @@ pub enum SyntaxKind {
     ESCAPE,
     /// `${` opening a template reference inside a string.
     TEMPLATE_START,
+    /// `}` closing a template reference inside a string.
+    TEMPLATE_END,
     /// `'''` opening a multiline string, with the rest of its line (spaces and the line break).
     MULTILINE_OPEN,
     /// `'''` closing a multiline string, with the indentation before it.
@@ -134,6 +136,7 @@ const ALL_KINDS: [SyntaxKind; SyntaxKind::LAST as usize + 1] = [
     STRING_TEXT,
     ESCAPE,
     TEMPLATE_START,
+    TEMPLATE_END,
     MULTILINE_OPEN,
     MULTILINE_CLOSE,
     ERROR_TOKEN,

@@ -385,7 +385,7 @@ impl Lexer<'_> {
         if ws2 > 0 {
             self.push(WHITESPACE, ws2);
         }
-        self.push(R_BRACE, 1);
+        self.push(TEMPLATE_END, 1);
         true
     }
 
@@ -502,7 +502,7 @@ mod tests {
                 WHITESPACE,
                 IDENT,
                 WHITESPACE,
-                R_BRACE,
+                TEMPLATE_END,
                 STRING_TEXT,
                 ESCAPE,
                 STRING_TEXT,

@@ -9,6 +9,7 @@
 pub mod ast;
 mod error;
 mod escape;
+mod green;
 mod kind;
 pub mod lexer;
 mod parser;
@@ -18,9 +19,10 @@ pub use error::{ErrorCode, SyntaxError};
 pub use escape::StringDecoder;
 pub use kind::{NaclLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken};
 pub use parser::MAX_NESTING;
-pub use rowan::{GreenNode, TextRange, TextSize};
+pub use rowan::{GreenNode, NodeCache, TextRange, TextSize};
 
 use rowan::ast::AstNode;
+
 use std::{fmt::Write, sync::Arc};
 
 /// The largest text [`parse`] accepts: rowan measures offsets in `u32`.
@@ -78,16 +80,21 @@ impl Parse {
 ///
 /// `text` must be shorter than [`MAX_TEXT_LEN`]; callers reading files enforce a lower limit.
 pub fn parse(text: &str) -> Parse {
+    parse_with_cache(text, &mut NodeCache::default())
+}
+
+/// Parses NaCl text with a caller-owned rowan cache, which dedupes identical tokens and small
+/// nodes across all trees built with it. See [`parse`].
+pub fn parse_with_cache(text: &str, cache: &mut NodeCache) -> Parse {
     let lexed = lexer::lex(text);
-    let (green, mut errors) = parser::parse_tokens(text, &lexed);
+    let (green, mut errors) = parser::parse_tokens(text, &lexed, cache);
     let generic_ranges: Vec<TextRange> =
         errors.iter().filter(|e| e.code == ErrorCode::UnquotedGenericType).map(|e| e.range).collect();
     // An unquoted `List<x>` is reported once, not also as unexpected `<` and `>`.
     errors.extend(lexed.errors.into_iter().filter(|e| {
         e.code != ErrorCode::UnexpectedCharacter || !generic_ranges.iter().any(|r| r.contains_range(e.range))
     }));
-    let root = SyntaxNode::new_root(green.clone());
-    errors.extend(validation::validate(&root));
+    errors.extend(validation::validate(&green));
     errors.sort_by_key(|e| (e.range.start(), e.range.end()));
     Parse { green, errors: errors.into() }
 }

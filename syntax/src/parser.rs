@@ -11,14 +11,14 @@ use crate::{
     error::{ErrorCode, SyntaxError},
     lexer::{Lexed, Token},
 };
-use rowan::{GreenNode, GreenNodeBuilder, TextRange, TextSize};
+use rowan::{GreenNode, GreenNodeBuilder, NodeCache, TextRange, TextSize};
 
 /// How deeply blocks, lists, objects and calls may nest before the parser stops descending.
 /// Real workspaces nest about 15 deep; the limit keeps hostile input from exhausting the stack.
 pub const MAX_NESTING: u32 = 256;
 
 /// Parses lexed text into a green tree and the parser's errors (lexical errors not included).
-pub(crate) fn parse_tokens(text: &str, lexed: &Lexed) -> (GreenNode, Vec<SyntaxError>) {
+pub(crate) fn parse_tokens(text: &str, lexed: &Lexed, cache: &mut NodeCache) -> (GreenNode, Vec<SyntaxError>) {
     let mut starts = Vec::with_capacity(lexed.tokens.len() + 1);
     let mut offset = 0u32;
     for token in &lexed.tokens {
@@ -31,7 +31,7 @@ pub(crate) fn parse_tokens(text: &str, lexed: &Lexed) -> (GreenNode, Vec<SyntaxE
         tokens: &lexed.tokens,
         starts,
         pos: 0,
-        builder: GreenNodeBuilder::new(),
+        builder: GreenNodeBuilder::with_cache(cache),
         errors: Vec::new(),
         depth: 0,
     };
@@ -39,18 +39,18 @@ pub(crate) fn parse_tokens(text: &str, lexed: &Lexed) -> (GreenNode, Vec<SyntaxE
     (parser.builder.finish(), parser.errors)
 }
 
-struct Parser<'t> {
+struct Parser<'t, 'c> {
     text: &'t str,
     tokens: &'t [Token],
     /// Start offset of every token, plus the end of the text.
     starts: Vec<u32>,
     pos: usize,
-    builder: GreenNodeBuilder<'static>,
+    builder: GreenNodeBuilder<'c>,
     errors: Vec<SyntaxError>,
     depth: u32,
 }
 
-impl Parser<'_> {
+impl Parser<'_, '_> {
     // ---- Token access -------------------------------------------------------------------
 
     fn kind_at(&self, index: usize) -> Option<SyntaxKind> {
@@ -96,10 +96,13 @@ impl Parser<'_> {
         self.kind_at(self.skip_trivia_from(self.current_index() + 1))
     }
 
-    /// The range of the current significant token (empty at the end of the text).
+    /// The range of the current significant token; empty at a line break or the end of the text.
     fn current_range(&self) -> TextRange {
         let index = self.current_index().min(self.tokens.len());
-        let end = if index < self.tokens.len() { self.starts[index + 1] } else { self.starts[index] };
+        let end = match self.kind_at(index) {
+            None | Some(NEWLINE) => self.starts[index],
+            Some(_) => self.starts[index + 1],
+        };
         TextRange::new(TextSize::from(self.starts[index]), TextSize::from(end))
     }
 
@@ -492,7 +495,7 @@ impl Parser<'_> {
         self.builder.start_node(TEMPLATE.into());
         while let Some(kind) = self.kind_at(self.pos) {
             self.push_token();
-            if kind == R_BRACE {
+            if kind == TEMPLATE_END {
                 break;
             }
         }
@@ -672,10 +675,7 @@ impl Parser<'_> {
         self.start(ERROR);
         let mut open = 0u32;
         let mut consumed = false;
-        loop {
-            let Some(kind) = self.kind_at(self.pos) else {
-                break;
-            };
+        while let Some(kind) = self.kind_at(self.pos) {
             match kind {
                 NEWLINE if open == 0 => break,
                 L_BRACE | L_BRACK | L_PAREN => open += 1,

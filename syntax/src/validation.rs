@@ -2,143 +2,145 @@
 //!
 //! The grammar is generic (blocks, attributes, values); this pass checks what NaCl requires of
 //! them: header forms, what may nest where, duplicate keys and fields, and function calls.
+//! It reads the green tree through [`GNode`] so a whole-file pass allocates almost nothing.
 
 use crate::{
-    SyntaxKind, SyntaxNode,
-    ast::{Attribute, Block, BodyItem, Call, Label, Object, SourceFile, StringLit, TopLevelKind, Value},
+    SyntaxKind::{self, *},
     error::{ErrorCode, SyntaxError},
+    green::GNode,
 };
-use rowan::{TextRange, ast::AstNode};
-use std::collections::HashMap;
+use rowan::{GreenNodeData, NodeOrToken, TextRange};
+use std::borrow::Cow;
 
-/// Categories a `type x is <category>` header may name.
+/// Categories that make `type x is <category>` a primitive type.
 const PRIMITIVE_CATEGORIES: [&str; 4] = ["string", "number", "boolean", "unknown"];
 
 /// Runs every structure check over a tree.
-pub(crate) fn validate(root: &SyntaxNode) -> Vec<SyntaxError> {
-    let mut v = Validator { errors: Vec::new() };
-    if let Some(file) = SourceFile::cast(root.clone()) {
-        for block in file.blocks() {
-            v.top_level_block(&block);
-        }
+pub(crate) fn validate(root: &GreenNodeData) -> Vec<SyntaxError> {
+    let mut v = Validator { errors: Vec::new(), keys: Vec::new() };
+    let root = GNode::root(root);
+    for block in root.nodes(BLOCK) {
+        v.top_level_block(block);
     }
-    for node in root.descendants() {
-        match node.kind() {
-            SyntaxKind::OBJECT => {
-                if let Some(object) = Object::cast(node) {
-                    v.duplicate_keys(object.attributes());
-                }
-            }
-            SyntaxKind::CALL => {
-                if let Some(call) = Call::cast(node) {
-                    v.call(&call);
-                }
-            }
-            SyntaxKind::LABEL => {
-                if let Some(string) = Label::cast(node).and_then(|l| l.string()) {
-                    v.no_templates(&string);
-                }
-            }
-            SyntaxKind::KEY => {
-                if let Some(string) = node.children().find_map(StringLit::cast) {
-                    v.no_templates(&string);
-                }
-            }
-            _ => {}
-        }
-    }
+    v.walk(root);
     v.errors
 }
 
-struct Validator {
+struct Validator<'a> {
     errors: Vec<SyntaxError>,
+    /// Scratch space for duplicate-key checks, reused across bodies and objects.
+    keys: Vec<(Cow<'a, str>, TextRange)>,
 }
 
-fn header_range(block: &Block) -> TextRange {
-    let mut labels = block.labels();
+/// What a block's labels are, as text.
+fn labels<'a>(block: GNode<'a>) -> Vec<Cow<'a, str>> {
+    block.nodes(LABEL).map(GNode::name_text).collect()
+}
+
+fn header_range(block: GNode<'_>) -> TextRange {
+    let mut labels = block.nodes(LABEL);
     match labels.next() {
-        Some(first) => {
-            let end = labels.last().unwrap_or_else(|| first.clone());
-            first.syntax().text_range().cover(end.syntax().text_range())
-        }
-        None => {
-            let start = block.syntax().text_range().start();
-            TextRange::empty(start)
-        }
+        Some(first) => labels.last().map_or(first.range(), |last| first.range().cover(last.range())),
+        None => TextRange::empty(block.range().start()),
     }
 }
 
-fn label_range(block: &Block, index: usize) -> TextRange {
-    block.labels().nth(index).map_or_else(|| header_range(block), |l| l.syntax().text_range())
+fn label_range(block: GNode<'_>, index: usize) -> TextRange {
+    block.nodes(LABEL).nth(index).map_or_else(|| header_range(block), GNode::range)
 }
 
-impl Validator {
+/// The nested blocks and attributes of a block's body.
+fn body_items<'a>(block: GNode<'a>, kind: SyntaxKind) -> impl Iterator<Item = GNode<'a>> {
+    block.node(BODY).into_iter().flat_map(move |body| body.nodes(kind))
+}
+
+impl<'a> Validator<'a> {
     fn error(&mut self, code: ErrorCode, range: TextRange, message: impl Into<String>) {
         self.errors.push(SyntaxError::new(code, range, message));
     }
 
-    fn top_level_block(&mut self, block: &Block) {
-        let labels = block.label_texts();
-        let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
-        match block.top_level_kind() {
-            TopLevelKind::Type => {
-                self.type_name(block, 1, labels.get(1).copied().unwrap_or_default());
-                let primitive = match labels.as_slice() {
-                    [_, _, "is", category] => self.category(block, category, false),
-                    _ => false,
-                };
-                self.type_body(block, primitive);
-            }
-            TopLevelKind::SettingsType => {
-                self.type_name(block, 1, labels.get(1).copied().unwrap_or_default());
-                if let [_, _, "is", category] = labels.as_slice() {
-                    self.category(block, category, true);
+    /// Visits every node once for the checks that apply wherever a node appears.
+    fn walk(&mut self, node: GNode<'a>) {
+        match node.kind() {
+            OBJECT => self.duplicate_keys(node.nodes(ATTRIBUTE)),
+            CALL => self.call(node),
+            LABEL | KEY => {
+                if let Some(string) = node.node(STRING) {
+                    self.no_templates(string);
                 }
-                self.type_body(block, false);
+                return;
             }
-            TopLevelKind::Vars => self.vars_body(block),
-            TopLevelKind::Instance | TopLevelKind::SettingsInstance => {
-                self.type_name(block, 0, labels[0]);
-                self.instance_body(block);
+            STRING | MULTILINE_STRING | LITERAL | REFERENCE => return,
+            _ => {}
+        }
+        for child in node.children() {
+            if let NodeOrToken::Node(child) = child {
+                self.walk(child);
             }
-            TopLevelKind::Invalid => self.invalid_header(block, &labels),
         }
     }
 
-    fn invalid_header(&mut self, block: &Block, labels: &[&str]) {
-        let range = header_range(block);
-        match labels.first().copied() {
-            // A block without labels was reported by the parser.
-            None => {}
-            Some("type") => self.error(
-                ErrorCode::InvalidTypeHeader,
-                range,
-                "a type is defined as `type <adapter>.<name>` or `type <adapter>.<name> is <category>`",
-            ),
-            Some("settings") => self.error(
-                ErrorCode::InvalidSettingsHeader,
-                range,
-                "a settings type is defined as `settings <adapter>.<name>`",
-            ),
-            Some(_) => self.error(
-                ErrorCode::InvalidInstanceHeader,
-                range,
-                format!(
-                    "an instance is defined as `<type> <name>` (or `<type>` alone for a settings instance), but this header has {} labels",
-                    labels.len()
-                ),
-            ),
-        }
-        // Check the body anyway so its own mistakes are found too.
-        if let Some(body) = block.body() {
-            self.duplicate_keys(body.attributes());
+    fn top_level_block(&mut self, block: GNode<'a>) {
+        let labels = labels(block);
+        let labels: Vec<&str> = labels.iter().map(|l| l.as_ref()).collect();
+        match labels.as_slice() {
+            [] => {} // reported by the parser
+            ["vars"] => self.vars_body(block),
+            ["type", name] => {
+                self.type_name(block, 1, name);
+                self.type_body(block, false);
+            }
+            ["type", name, "is", category] => {
+                self.type_name(block, 1, name);
+                let primitive = self.category(block, category, false);
+                self.type_body(block, primitive);
+            }
+            ["settings", name] => {
+                self.type_name(block, 1, name);
+                self.type_body(block, false);
+            }
+            ["settings", name, "is", category] => {
+                self.type_name(block, 1, name);
+                self.category(block, category, true);
+                self.type_body(block, false);
+            }
+            ["type", ..] => {
+                self.error(
+                    ErrorCode::InvalidTypeHeader,
+                    header_range(block),
+                    "a type is defined as `type <adapter>.<name>` or `type <adapter>.<name> is <category>`",
+                );
+                self.check_body_keys(block);
+            }
+            ["settings", ..] => {
+                self.error(
+                    ErrorCode::InvalidSettingsHeader,
+                    header_range(block),
+                    "a settings type is defined as `settings <adapter>.<name>`",
+                );
+                self.check_body_keys(block);
+            }
+            [type_name] | [type_name, _] => {
+                self.type_name(block, 0, type_name);
+                self.instance_body(block);
+            }
+            _ => {
+                self.error(
+                    ErrorCode::InvalidInstanceHeader,
+                    header_range(block),
+                    format!(
+                        "an instance is defined as `<type> <name>` (or `<type>` alone for a settings instance), but this header has {} labels",
+                        labels.len()
+                    ),
+                );
+                self.check_body_keys(block);
+            }
         }
     }
 
     /// Checks a type label: at most two dot-separated parts, none empty.
-    fn type_name(&mut self, block: &Block, index: usize, name: &str) {
-        let parts: Vec<&str> = name.split('.').collect();
-        if parts.len() > 2 || parts.iter().any(|p| p.is_empty()) {
+    fn type_name(&mut self, block: GNode<'a>, index: usize, name: &str) {
+        if name.split('.').count() > 2 || name.split('.').any(str::is_empty) {
             self.error(
                 ErrorCode::InvalidTypeName,
                 label_range(block, index),
@@ -148,7 +150,7 @@ impl Validator {
     }
 
     /// Checks the category after `is`; returns whether it makes the type primitive.
-    fn category(&mut self, block: &Block, category: &str, settings: bool) -> bool {
+    fn category(&mut self, block: GNode<'a>, category: &str, settings: bool) -> bool {
         let range = label_range(block, 3);
         if PRIMITIVE_CATEGORIES.contains(&category) {
             if settings {
@@ -184,160 +186,163 @@ impl Validator {
         false
     }
 
-    fn type_body(&mut self, block: &Block, primitive: bool) {
-        let Some(body) = block.body() else { return };
+    fn type_body(&mut self, block: GNode<'a>, primitive: bool) {
         let mut seen_annotations = false;
-        let mut fields: HashMap<String, TextRange> = HashMap::new();
-        for item in body.items() {
-            let BodyItem::Block(nested) = item else {
-                continue;
-            };
-            let labels = nested.label_texts();
-            match labels.as_slice() {
+        let mut fields: Vec<(Cow<'a, str>, TextRange)> = Vec::new();
+        for nested in body_items(block, BLOCK) {
+            let nested_labels = labels(nested);
+            match nested_labels.as_slice() {
                 [keyword] if keyword == "annotations" => {
                     if seen_annotations {
                         self.error(
                             ErrorCode::DuplicateAnnotationsBlock,
-                            header_range(&nested),
+                            header_range(nested),
                             "a type block has at most one `annotations` block: merge the two",
                         );
                     }
                     seen_annotations = true;
-                    self.annotations_body(&nested);
+                    self.annotations_body(nested);
                 }
                 [_, name] => {
                     if primitive {
                         self.error(
                             ErrorCode::FieldInPrimitiveType,
-                            header_range(&nested),
+                            header_range(nested),
                             "primitive types have no fields: only `annotations` and annotation values",
                         );
-                    } else if let Some(first) = fields.get(name) {
-                        let _ = first;
-                        self.error(
-                            ErrorCode::DuplicateField,
-                            label_range(&nested, 1),
-                            format!("field `{name}` is already defined in this block"),
-                        );
                     } else {
-                        fields.insert(name.clone(), nested.syntax().text_range());
+                        fields.push((name.clone(), label_range(nested, 1)));
                     }
-                    self.leaf_body(&nested, "a field");
+                    self.leaf_body(nested, "a field");
                 }
                 _ => self.error(
                     ErrorCode::InvalidFieldHeader,
-                    header_range(&nested),
+                    header_range(nested),
                     "a field is defined as `<type> <name> {`, and annotation types go in an `annotations {` block",
                 ),
             }
         }
-        self.duplicate_keys(body.attributes());
+        self.report_duplicates(fields, ErrorCode::DuplicateField, |name| {
+            format!("field `{name}` is already defined in this block")
+        });
+        self.check_body_keys(block);
     }
 
-    fn annotations_body(&mut self, block: &Block) {
-        let Some(body) = block.body() else { return };
-        let mut names: HashMap<String, TextRange> = HashMap::new();
-        for item in body.items() {
-            match item {
-                BodyItem::Attribute(attribute) => self.error(
-                    ErrorCode::InvalidAnnotationsItem,
-                    attribute.syntax().text_range(),
-                    "an `annotations` block declares annotation types as `<type> <name> {}`; set annotation values outside it",
-                ),
-                BodyItem::Block(nested) => {
-                    let labels = nested.label_texts();
-                    if let [_, name] = labels.as_slice() {
-                        if names.insert(name.clone(), nested.syntax().text_range()).is_some() {
-                            self.error(
-                                ErrorCode::DuplicateField,
-                                label_range(&nested, 1),
-                                format!("annotation type `{name}` is already declared in this block"),
-                            );
-                        }
-                        self.leaf_body(&nested, "an annotation type");
-                    } else {
-                        self.error(
-                            ErrorCode::InvalidAnnotationsItem,
-                            header_range(&nested),
-                            "an annotation type is declared as `<type> <name> {}`",
-                        );
-                    }
+    fn annotations_body(&mut self, block: GNode<'a>) {
+        for attribute in body_items(block, ATTRIBUTE) {
+            self.error(
+                ErrorCode::InvalidAnnotationsItem,
+                attribute.range(),
+                "an `annotations` block declares annotation types as `<type> <name> {}`; set annotation values outside it",
+            );
+        }
+        let mut names = Vec::new();
+        for nested in body_items(block, BLOCK) {
+            match labels(nested).as_slice() {
+                [_, name] => {
+                    names.push((name.clone(), label_range(nested, 1)));
+                    self.leaf_body(nested, "an annotation type");
                 }
+                _ => self.error(
+                    ErrorCode::InvalidAnnotationsItem,
+                    header_range(nested),
+                    "an annotation type is declared as `<type> <name> {}`",
+                ),
             }
         }
+        self.report_duplicates(names, ErrorCode::DuplicateField, |name| {
+            format!("annotation type `{name}` is already declared in this block")
+        });
     }
 
     /// A field or annotation type body: attributes only.
-    fn leaf_body(&mut self, block: &Block, what: &str) {
-        let Some(body) = block.body() else { return };
-        for nested in body.blocks() {
-            let message = if nested.label_texts() == ["annotations"] {
+    fn leaf_body(&mut self, block: GNode<'a>, what: &str) {
+        for nested in body_items(block, BLOCK) {
+            let message = if labels(nested) == ["annotations"] {
                 format!(
                     "{what} cannot hold an `annotations` block: declare annotation types in the type's `annotations` block"
                 )
             } else {
                 format!("{what} cannot hold nested blocks: write `key = value` attributes")
             };
-            self.error(ErrorCode::InvalidNestedBlock, header_range(&nested), message);
+            self.error(ErrorCode::InvalidNestedBlock, header_range(nested), message);
         }
-        self.duplicate_keys(body.attributes());
+        self.check_body_keys(block);
     }
 
-    fn instance_body(&mut self, block: &Block) {
-        let Some(body) = block.body() else { return };
-        for nested in body.blocks() {
+    fn instance_body(&mut self, block: GNode<'a>) {
+        for nested in body_items(block, BLOCK) {
             self.error(
                 ErrorCode::BlockInInstance,
-                header_range(&nested),
+                header_range(nested),
                 "an instance holds values only: write `key = { ... }` for a nested value",
             );
         }
-        self.duplicate_keys(body.attributes());
+        self.check_body_keys(block);
     }
 
-    fn vars_body(&mut self, block: &Block) {
-        let Some(body) = block.body() else { return };
-        for nested in body.blocks() {
+    fn vars_body(&mut self, block: GNode<'a>) {
+        for nested in body_items(block, BLOCK) {
             self.error(
                 ErrorCode::InvalidVariable,
-                header_range(&nested),
+                header_range(nested),
                 "a `vars` block holds `name = value` items only",
             );
         }
-        self.duplicate_keys(body.attributes());
+        self.check_body_keys(block);
     }
 
-    fn duplicate_keys(&mut self, attributes: impl Iterator<Item = Attribute>) {
-        let mut seen: HashMap<String, TextRange> = HashMap::new();
-        for attribute in attributes {
-            let Some(key) = attribute.key() else { continue };
-            let name = key.text().into_owned();
-            if seen.insert(name.clone(), key.syntax().text_range()).is_some() {
-                self.error(
-                    ErrorCode::DuplicateAttribute,
-                    key.syntax().text_range(),
-                    format!("`{name}` is set twice in the same block: the first value is kept"),
-                );
-            }
+    fn check_body_keys(&mut self, block: GNode<'a>) {
+        if let Some(body) = block.node(BODY) {
+            self.duplicate_keys(body.nodes(ATTRIBUTE));
         }
     }
 
-    fn no_templates(&mut self, string: &StringLit) {
-        if string.has_templates() {
+    fn duplicate_keys(&mut self, attributes: impl Iterator<Item = GNode<'a>>) {
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        keys.extend(attributes.filter_map(|a| a.node(KEY)).map(|key| (key.name_text(), key.range())));
+        if keys.len() > 1 {
+            keys = self.report_duplicates(keys, ErrorCode::DuplicateAttribute, |name| {
+                format!("`{name}` is set twice in the same block: the first value is kept")
+            });
+        }
+        self.keys = keys;
+    }
+
+    /// Reports every name that appears again after its first occurrence; returns the buffer.
+    fn report_duplicates(
+        &mut self,
+        mut names: Vec<(Cow<'a, str>, TextRange)>,
+        code: ErrorCode,
+        message: impl Fn(&str) -> String,
+    ) -> Vec<(Cow<'a, str>, TextRange)> {
+        // Sorting by name then position puts every repeat right after its first occurrence.
+        names.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.start().cmp(&b.1.start())));
+        for pair in names.windows(2) {
+            if pair[0].0 == pair[1].0 {
+                self.error(code, pair[1].1, message(&pair[1].0));
+            }
+        }
+        names
+    }
+
+    fn no_templates(&mut self, string: GNode<'a>) {
+        if string.node(TEMPLATE).is_some() {
             self.error(
                 ErrorCode::TemplateInLabel,
-                string.syntax().text_range(),
+                string.range(),
                 "labels and keys cannot hold `${ }` references; escape it as `\\${` to mean the text",
             );
         }
     }
 
-    fn call(&mut self, call: &Call) {
-        let Some(name) = call.name() else { return };
+    fn call(&mut self, call: GNode<'a>) {
+        let Some(name) = call.token(IDENT) else { return };
         if name.text() != "file" {
             self.error(
                 ErrorCode::UnknownFunction,
-                name.text_range(),
+                name.range(),
                 format!(
                     "unknown function `{}`: NaCl has only `file(\"path\")` and `file(\"path\", \"encoding\")`",
                     name.text()
@@ -345,12 +350,12 @@ impl Validator {
             );
             return;
         }
-        let args: Vec<Value> = call.args().collect();
-        let all_strings = args.iter().all(|a| matches!(a, Value::String(_)));
-        if args.is_empty() || args.len() > 2 || !all_strings {
+        let args = call.node(ARG_LIST).map(|a| a.children().filter_map(NodeOrToken::into_node).collect::<Vec<_>>());
+        let args = args.unwrap_or_default();
+        if args.is_empty() || args.len() > 2 || args.iter().any(|a| a.kind() != STRING) {
             self.error(
                 ErrorCode::InvalidArguments,
-                call.syntax().text_range(),
+                call.range(),
                 "`file` takes a path string and an optional encoding string: `file(\"path\")` or `file(\"path\", \"utf8\")`",
             );
         }

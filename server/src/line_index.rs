@@ -1,0 +1,77 @@
+//! Line and column positions for byte offsets, with the line breaks LSP knows: `\n`, `\r\n`, `\r`.
+
+use nacl_syntax::{TextRange, TextSize};
+
+/// The start offset of every line of a text.
+#[derive(Debug, Clone)]
+pub struct LineIndex {
+    /// Offset of the first byte of each line; the first is always 0.
+    line_starts: Vec<TextSize>,
+    /// Length of the text.
+    len: TextSize,
+}
+
+/// A zero-based line and a zero-based column counted in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineCol {
+    /// The line, from 0.
+    pub line: u32,
+    /// The byte offset within the line.
+    pub col: u32,
+}
+
+impl LineIndex {
+    /// Indexes `text`.
+    pub fn new(text: &str) -> LineIndex {
+        let bytes = text.as_bytes();
+        let mut line_starts = vec![TextSize::from(0)];
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\n' => line_starts.push(TextSize::from(i as u32 + 1)),
+                b'\r' if bytes.get(i + 1) == Some(&b'\n') => {
+                    i += 1;
+                    line_starts.push(TextSize::from(i as u32 + 1));
+                }
+                b'\r' => line_starts.push(TextSize::from(i as u32 + 1)),
+                _ => {}
+            }
+            i += 1;
+        }
+        LineIndex { line_starts, len: TextSize::of(text) }
+    }
+
+    /// The line and byte column of `offset` (clamped to the text).
+    pub fn line_col(&self, offset: TextSize) -> LineCol {
+        let offset = offset.min(self.len);
+        let line = self.line_starts.partition_point(|&start| start <= offset) - 1;
+        LineCol { line: line as u32, col: u32::from(offset - self.line_starts[line]) }
+    }
+
+    /// The range of a line, without its line break.
+    pub fn line_range(&self, line: u32, text: &str) -> TextRange {
+        let line = (line as usize).min(self.line_starts.len() - 1);
+        let start = self.line_starts[line];
+        let next = self.line_starts.get(line + 1).copied().unwrap_or(self.len);
+        let content = text[usize::from(start)..usize::from(next)].trim_end_matches(['\n', '\r']);
+        TextRange::at(start, TextSize::of(content))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_line_break_forms_count() {
+        let text = "a\nb\r\nc\rd";
+        let index = LineIndex::new(text);
+        let at = |o: u32| index.line_col(TextSize::from(o));
+        assert_eq!(at(0), LineCol { line: 0, col: 0 });
+        assert_eq!(at(2), LineCol { line: 1, col: 0 });
+        assert_eq!(at(5), LineCol { line: 2, col: 0 });
+        assert_eq!(at(7), LineCol { line: 3, col: 0 });
+        assert_eq!(index.line_range(1, text), TextRange::new(2.into(), 3.into()));
+        assert_eq!(at(100), LineCol { line: 3, col: 1 });
+    }
+}

@@ -1,0 +1,100 @@
+//! End-to-end tests of the `nacl-ls` command line: the real binary on real files.
+
+use expect_test::expect;
+use std::{path::PathBuf, process::Command};
+
+fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Runs `nacl-ls` in the repository root; returns (exit code, stdout, stderr).
+fn nacl_ls(args: &[&str]) -> (i32, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_nacl-ls"))
+        .args(args)
+        .current_dir(repo_root())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the nacl-ls binary runs");
+    let stdout = String::from_utf8(output.stdout).expect("stdout is UTF-8");
+    let stderr = String::from_utf8(output.stderr).expect("stderr is UTF-8");
+    (output.status.code().unwrap_or(-1), stdout, stderr)
+}
+
+/// Drops the timing from a summary line so the output is reproducible.
+fn without_timing(text: &str) -> String {
+    text.lines()
+        .map(|line| match line.find(" MB in ") {
+            Some(at) => format!("{}…", &line[..at]),
+            None => line.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn check_reports_the_demo_mistakes() {
+    let (code, stdout, stderr) = nacl_ls(&["check", "tests/demo"]);
+    assert_eq!(code, 1, "errors give exit code 1; stderr: {stderr}");
+    expect![[r#"
+        error[E0106]: `#` comments are not NaCl: use `//`
+         --> tests/demo/envs/prod/salesforce/Records/Settings/AccountSettings.nacl:3:3
+          |
+        3 |   # Salto never reads this comment style
+          |   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+          |
+
+        error[E0101]: unterminated string: add the closing `"` before the end of the line
+          --> tests/demo/salesforce/Records/ApexClass/GreetingService.nacl:20:16
+           |
+        20 |   owner_note = "Owned by the ${ salesforce.Account.instance.Acme.Region__c } team
+           |                ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
+           |
+
+        2 errors in 2 files: 8 files checked (0.0…
+        by code: E0101 ×1, E0106 ×1"#]]
+    .assert_eq(&without_timing(&stdout));
+}
+
+#[test]
+fn check_json_is_machine_readable() {
+    let (code, stdout, _) = nacl_ls(&["check", "--format", "json", "tests/demo"]);
+    assert_eq!(code, 1);
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("valid JSON");
+    let diagnostics = report["diagnostics"].as_array().expect("a diagnostics array");
+    assert_eq!(diagnostics.len(), 2);
+    assert_eq!(diagnostics[1]["code"], "E0101");
+    assert_eq!(diagnostics[1]["start"]["line"], 20);
+    assert_eq!(diagnostics[1]["start"]["column"], 16);
+    assert_eq!(report["summary"]["files_checked"], 8);
+}
+
+#[test]
+fn check_of_a_clean_file_exits_zero() {
+    let (code, stdout, _) = nacl_ls(&["check", "tests/demo/salesforce/Objects"]);
+    assert_eq!(code, 0);
+    assert!(stdout.starts_with("no errors: 2 files checked"), "{stdout}");
+}
+
+#[test]
+fn check_of_a_missing_path_exits_two() {
+    let (code, _, stderr) = nacl_ls(&["check", "does/not/exist"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("cannot search does/not/exist"), "{stderr}");
+}
+
+#[test]
+fn parse_prints_the_tree() {
+    let (code, stdout, _) = nacl_ls(&["parse", "--tree", "tests/demo/salto.config/workspace.nacl"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.starts_with("SOURCE_FILE@0..77\n  BLOCK@0..76\n    LABEL@0..9\n      IDENT@0..9 \"workspace\""),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn no_arguments_prints_help() {
+    let (code, _, stderr) = nacl_ls(&[]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("Usage: nacl-ls <COMMAND>"), "{stderr}");
+}
