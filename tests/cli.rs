@@ -98,3 +98,84 @@ fn no_arguments_prints_help() {
     assert_eq!(code, 2);
     assert!(stderr.contains("Usage: nacl-ls <COMMAND>"), "{stderr}");
 }
+
+/// A scratch folder for tests that write files, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("nacl-ls-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create scratch folder");
+        Scratch(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+const MESSY: &str = "salto.t a {\n      x =   1\n  l = [1, 2]\n}\n";
+const CANONICAL: &str = "salto.t a {\n  x = 1\n  l = [\n    1,\n    2,\n  ]\n}\n";
+
+#[test]
+fn fmt_rewrites_files_in_place_and_check_then_passes() {
+    let scratch = Scratch::new("fmt");
+    let file = scratch.0.join("a.nacl");
+    std::fs::write(&file, MESSY).expect("write");
+    let dir = scratch.0.to_str().expect("UTF-8 temp path");
+
+    let (code, stdout, _) = nacl_ls(&["fmt", "--check", dir]);
+    assert_eq!(code, 1, "--check exits 1 when a file would change");
+    assert!(stdout.trim_end().ends_with("a.nacl"), "{stdout}");
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), MESSY, "--check changes nothing");
+
+    let (code, _, stderr) = nacl_ls(&["fmt", dir]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), CANONICAL);
+
+    let (code, _, _) = nacl_ls(&["fmt", "--check", dir]);
+    assert_eq!(code, 0, "a formatted file passes --check");
+}
+
+#[test]
+fn fmt_diff_prints_a_unified_diff() {
+    let scratch = Scratch::new("fmt-diff");
+    let file = scratch.0.join("a.nacl");
+    std::fs::write(&file, MESSY).expect("write");
+    let (code, stdout, _) = nacl_ls(&["fmt", "--diff", file.to_str().expect("UTF-8 path")]);
+    assert_eq!(code, 1);
+    assert!(stdout.contains("\n-      x =   1\n") && stdout.contains("\n+  x = 1\n"), "{stdout}");
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), MESSY, "--diff changes nothing");
+}
+
+#[test]
+fn fmt_formats_stdin_to_stdout() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nacl-ls"))
+        .args(["fmt", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("nacl-ls starts");
+    child.stdin.take().expect("stdin").write_all(MESSY.as_bytes()).expect("write stdin");
+    let output = child.wait_with_output().expect("nacl-ls finishes");
+    assert!(output.status.success());
+    assert_eq!(String::from_utf8(output.stdout).expect("UTF-8"), CANONICAL);
+}
+
+#[test]
+fn fmt_leaves_broken_blocks_alone() {
+    let scratch = Scratch::new("fmt-broken");
+    let file = scratch.0.join("a.nacl");
+    let text = "salto.t bad {\n      x = \"open\n}\nsalto.t good {\n      y = 1\n}\n";
+    std::fs::write(&file, text).expect("write");
+    let (code, _, _) = nacl_ls(&["fmt", file.to_str().expect("UTF-8 path")]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        std::fs::read_to_string(&file).expect("read"),
+        "salto.t bad {\n      x = \"open\n}\nsalto.t good {\n  y = 1\n}\n"
+    );
+}

@@ -9,6 +9,7 @@
 pub mod ast;
 mod error;
 mod escape;
+pub mod format;
 mod green;
 mod kind;
 pub mod lexer;

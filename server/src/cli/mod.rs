@@ -1,6 +1,7 @@
 //! The command-line commands.
 
 pub mod check;
+pub mod fmt;
 pub mod parse;
 
 use annotate_snippets::Renderer;
