@@ -1,0 +1,348 @@
+//! Element IDs: the full names Salto gives every type, field, instance, annotation and value.
+//!
+//! `salesforce.Account`, `salesforce.Account.field.Name`, `salesforce.Account.instance.acme.address.0`,
+//! `var.x`, `salesforce` (the adapter's config type), `List<salesforce.Text>`. Parsing and rendering
+//! follow Salto's rules, including the `_config` name of settings instances and config types.
+
+use std::fmt;
+
+/// The separator between the parts of a full name.
+const SEPARATOR: char = '.';
+/// The name of config types and settings instances, dropped when it ends a full name.
+pub const CONFIG_NAME: &str = "_config";
+/// The adapter part of variable IDs.
+pub const VARIABLES_NAMESPACE: &str = "var";
+
+/// Built-in types, referred to by their bare name (Salto's global adapter).
+pub const BUILTIN_TYPES: &[&str] = &[
+    "string",
+    "number",
+    "boolean",
+    "serviceid",
+    "serviceid_number",
+    "json",
+    "unknown",
+    "restriction",
+    "dependencyOccurrence",
+    "dependency",
+    "hidden_string",
+    "hidden_boolean",
+    "important_value",
+];
+
+/// What kind of thing inside a type an ID names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum IdType {
+    /// A type (`adapter.type`).
+    Type,
+    /// A field of an object type, then a path into its annotations.
+    Field,
+    /// An instance, then a path into its value.
+    Instance,
+    /// An annotation value of a type, then a path into it.
+    Attr,
+    /// An annotation type declared by a type.
+    Annotation,
+    /// A variable.
+    Var,
+}
+
+impl IdType {
+    /// The word used in full names.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IdType::Type => "type",
+            IdType::Field => "field",
+            IdType::Instance => "instance",
+            IdType::Attr => "attr",
+            IdType::Annotation => "annotation",
+            IdType::Var => "var",
+        }
+    }
+
+    fn parse(word: &str) -> Option<IdType> {
+        Some(match word {
+            "type" => IdType::Type,
+            "field" => IdType::Field,
+            "instance" => IdType::Instance,
+            "attr" => IdType::Attr,
+            "annotation" => IdType::Annotation,
+            "var" => IdType::Var,
+            _ => return None,
+        })
+    }
+}
+
+/// An element ID.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ElemId {
+    /// The adapter (account) name; empty for built-in and container types.
+    pub adapter: String,
+    /// The type name (`_config` for an adapter's config type).
+    pub type_name: String,
+    /// What the ID names.
+    pub id_type: IdType,
+    /// The instance, field or annotation name, then the path below it.
+    pub name_parts: Vec<String>,
+}
+
+/// Why a text is not a legal element ID.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IllegalId(pub String);
+
+impl fmt::Display for IllegalId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl ElemId {
+    /// The ID of a type.
+    pub fn type_id(adapter: &str, type_name: &str) -> ElemId {
+        ElemId {
+            adapter: adapter.to_owned(),
+            type_name: type_name.to_owned(),
+            id_type: IdType::Type,
+            name_parts: Vec::new(),
+        }
+    }
+
+    /// Parses a full name as Salto's `ElemID.fromFullName` does.
+    pub fn parse(full: &str) -> Result<ElemId, IllegalId> {
+        if is_container_name(full) {
+            return Ok(ElemId::type_id("", full));
+        }
+        let parts: Vec<&str> = full.split(SEPARATOR).collect();
+        let illegal = |reason: String| IllegalId(format!("Cannot create ID {full} - {reason}"));
+        if parts.iter().any(|p| p.is_empty()) {
+            return Err(illegal("empty name part".to_owned()));
+        }
+        match parts.as_slice() {
+            [single] if BUILTIN_TYPES.contains(single) => Ok(ElemId::type_id("", single)),
+            [adapter] => Ok(ElemId::type_id(adapter, CONFIG_NAME)),
+            [VARIABLES_NAMESPACE, name] => Ok(ElemId {
+                adapter: VARIABLES_NAMESPACE.to_owned(),
+                type_name: (*name).to_owned(),
+                id_type: IdType::Var,
+                name_parts: Vec::new(),
+            }),
+            [VARIABLES_NAMESPACE, ..] => Err(illegal("variables cannot have nested IDs".to_owned())),
+            [adapter, type_name] => Ok(ElemId::type_id(adapter, type_name)),
+            [adapter, type_name, kind, rest @ ..] => {
+                let id_type = IdType::parse(kind).ok_or_else(|| illegal(format!("Invalid ID type {kind}")))?;
+                let mut name_parts: Vec<String> = rest.iter().map(|p| (*p).to_owned()).collect();
+                if id_type == IdType::Instance && name_parts.is_empty() {
+                    name_parts.push(CONFIG_NAME.to_owned());
+                }
+                if matches!(id_type, IdType::Field | IdType::Annotation | IdType::Attr) && name_parts.is_empty() {
+                    return Err(illegal(format!("{} IDs need a name", id_type.as_str())));
+                }
+                Ok(ElemId { adapter: (*adapter).to_owned(), type_name: (*type_name).to_owned(), id_type, name_parts })
+            }
+            [] => Err(illegal("empty ID".to_owned())),
+        }
+    }
+
+    /// Whether this ID names a whole element (a type, an instance or a variable).
+    pub fn is_top_level(&self) -> bool {
+        match self.id_type {
+            IdType::Type | IdType::Var => self.name_parts.is_empty(),
+            IdType::Instance => self.name_parts.len() == 1,
+            _ => false,
+        }
+    }
+
+    /// The whole element this ID lies in, and the path from it.
+    pub fn top_level(&self) -> (ElemId, Vec<String>) {
+        match self.id_type {
+            IdType::Instance => {
+                let (name, path) =
+                    self.name_parts.split_first().map_or((CONFIG_NAME, &[][..]), |(n, p)| (n.as_str(), p));
+                let top = ElemId {
+                    adapter: self.adapter.clone(),
+                    type_name: self.type_name.clone(),
+                    id_type: IdType::Instance,
+                    name_parts: vec![name.to_owned()],
+                };
+                (top, path.to_vec())
+            }
+            IdType::Var => (self.clone(), Vec::new()),
+            IdType::Type => (self.clone(), self.name_parts.clone()),
+            IdType::Field | IdType::Attr | IdType::Annotation => {
+                let mut path = vec![self.id_type.as_str().to_owned()];
+                path.extend(self.name_parts.iter().cloned());
+                (ElemId::type_id(&self.adapter, &self.type_name), path)
+            }
+        }
+    }
+
+    /// The type ID of an instance, field or annotation ID.
+    pub fn type_of(&self) -> ElemId {
+        ElemId::type_id(&self.adapter, &self.type_name)
+    }
+
+    /// The full name, as written in references.
+    pub fn full_name(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl fmt::Display for ElemId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.id_type == IdType::Var {
+            return write!(f, "{VARIABLES_NAMESPACE}{SEPARATOR}{}", self.type_name);
+        }
+        let mut parts: Vec<&str> = vec![&self.adapter, &self.type_name];
+        if self.id_type != IdType::Type || !self.name_parts.is_empty() {
+            parts.push(self.id_type.as_str());
+        }
+        parts.extend(self.name_parts.iter().map(String::as_str));
+        // Empty parts are dropped, and so is a trailing `_config`.
+        let mut parts: Vec<&str> = parts.into_iter().filter(|p| !p.is_empty()).collect();
+        if parts.last() == Some(&CONFIG_NAME) {
+            parts.pop();
+        }
+        f.write_str(&parts.join("."))
+    }
+}
+
+/// Whether a name is a container type such as `List<string>` or `Map<List<salto.x>>`.
+pub fn is_container_name(name: &str) -> bool {
+    (name.starts_with("List<") || name.starts_with("Map<")) && name.ends_with('>')
+}
+
+/// The inner type name of a container type name, if it is one.
+pub fn container_inner(name: &str) -> Option<&str> {
+    name.strip_prefix("List<").or_else(|| name.strip_prefix("Map<")).and_then(|rest| rest.strip_suffix('>'))
+}
+
+/// The characters NaCl-case encodes, with their codes.
+const NACL_CASE_CODES: &[(char, &str)] = &[
+    ('?', "a"),
+    ('-', "b"),
+    ('\\', "c"),
+    ('/', "d"),
+    ('&', "e"),
+    (':', "f"),
+    ('|', "g"),
+    ('[', "h"),
+    (']', "i"),
+    ('(', "j"),
+    (')', "k"),
+    ('!', "l"),
+    ('@', "m"),
+    ('#', "n"),
+    ('*', "o"),
+    ('%', "p"),
+    (';', "q"),
+    ('"', "r"),
+    (' ', "s"),
+    ('\'', "t"),
+    ('_', "u"),
+    ('.', "v"),
+    ('^', "w"),
+    ('<', "x"),
+    ('>', "y"),
+    ('`', "za"),
+    ('~', "zb"),
+    ('$', "zc"),
+    (',', "zd"),
+    ('+', "ze"),
+];
+
+/// Decodes a NaCl-case name (`My_custom_form@s` → `My custom form`). Returns `None` when the
+/// name is not NaCl-case encoded or its suffix does not fit it.
+pub fn decode_nacl_case(name: &str) -> Option<String> {
+    let (prefix, suffix) = name.rsplit_once('@')?;
+    if suffix.is_empty() {
+        // A purely numeric name gets a bare `@`.
+        return prefix.bytes().all(|b| b.is_ascii_digit()).then(|| prefix.to_owned());
+    }
+    let mut codes = Vec::new();
+    let mut rest = suffix;
+    while !rest.is_empty() {
+        let len = if rest.starts_with('z') { 2 } else { 1 };
+        let code = rest.get(..len)?;
+        let (c, _) = NACL_CASE_CODES.iter().find(|(_, k)| *k == code)?;
+        codes.push(*c);
+        rest = &rest[len..];
+    }
+    let underscores = prefix.matches('_').count();
+    let mut replacements: Box<dyn Iterator<Item = char>> = match codes.as_slice() {
+        [single] => Box::new(std::iter::repeat(*single)),
+        _ if codes.len() == underscores => Box::new(codes.into_iter()),
+        _ => return None,
+    };
+    Some(prefix.chars().map(|c| if c == '_' { replacements.next().unwrap_or('_') } else { c }).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(full: &str) -> String {
+        ElemId::parse(full).expect(full).to_string()
+    }
+
+    #[test]
+    fn full_names_round_trip() {
+        for full in [
+            "salesforce.Account",
+            "salesforce.Account.field.Name",
+            "salesforce.Account.field.Name.label",
+            "salesforce.Account.attr.label",
+            "salesforce.Account.annotation.label",
+            "salesforce.Account.instance.acme",
+            "salesforce.Account.instance.acme.address.0.city",
+            "var.x",
+            "salesforce",
+            "string",
+            "List<List<salesforce.Text>>",
+            "temp.la@te.instance.stuff@us",
+        ] {
+            assert_eq!(round_trip(full), full);
+        }
+    }
+
+    #[test]
+    fn config_names_follow_salto() {
+        // A settings instance has the name `_config`, dropped when it ends the name.
+        let settings = ElemId::parse("salto.obj.instance").expect("legal");
+        assert_eq!(settings.name_parts, vec![CONFIG_NAME]);
+        assert_eq!(settings.to_string(), "salto.obj.instance");
+        let config_type = ElemId::parse("salesforce").expect("legal");
+        assert_eq!(config_type.type_name, CONFIG_NAME);
+        let value_in_settings = ElemId { name_parts: vec![CONFIG_NAME.into(), "a".into()], ..settings };
+        assert_eq!(value_in_settings.to_string(), "salto.obj.instance._config.a");
+    }
+
+    #[test]
+    fn illegal_ids_say_why() {
+        assert_eq!(
+            ElemId::parse("sun.it.is.all.right").expect_err("illegal").0,
+            "Cannot create ID sun.it.is.all.right - Invalid ID type is"
+        );
+        assert!(ElemId::parse("var.x.y").is_err());
+        assert!(ElemId::parse("a..b").is_err());
+    }
+
+    #[test]
+    fn top_level_splits_the_path() {
+        let id = ElemId::parse("salto.t.instance.i.a.0").expect("legal");
+        let (top, path) = id.top_level();
+        assert_eq!(top.to_string(), "salto.t.instance.i");
+        assert_eq!(path, vec!["a", "0"]);
+        let (top, path) = ElemId::parse("salto.t.field.f.label").expect("legal").top_level();
+        assert_eq!((top.to_string(), path), ("salto.t".to_owned(), vec!["field".into(), "f".into(), "label".into()]));
+    }
+
+    #[test]
+    fn nacl_case_decodes() {
+        assert_eq!(decode_nacl_case("My_custom_form@s").as_deref(), Some("My custom form"));
+        assert_eq!(decode_nacl_case("My_custom_form@sb").as_deref(), Some("My custom-form"));
+        assert_eq!(decode_nacl_case("a_b_c@zcs").as_deref(), Some("a$b c"));
+        assert_eq!(decode_nacl_case("123@").as_deref(), Some("123"));
+        assert_eq!(decode_nacl_case("plain"), None);
+        assert_eq!(decode_nacl_case("a_b@q_x"), None);
+    }
+}
