@@ -36,12 +36,43 @@ fn check_reports_the_demo_mistakes() {
     let (code, stdout, stderr) = nacl_ls(&["check", "tests/demo"]);
     assert_eq!(code, 1, "errors give exit code 1; stderr: {stderr}");
     expect![[r#"
+        error[E0401]: `Region__c` of `salesforce.Account.instance.Acme` is set in 2 fragments; a value can be set only once
+          --> tests/demo/envs/prod/salesforce/Records/Account/Acme.nacl:3:3
+           |
+         3 |   Region__c = "AMER"
+           |   ^^^^^^^^^
+           |
+          ::: tests/demo/salesforce/Records/ApexClass/GreetingService.nacl:14:3
+           |
+        14 |   Region__c = "EMEA"
+           |   --------- note: the other definition
+           |
+
+        warning[W0501]: unresolved reference: element `salesforce.Account.instance.Globex` does not exist in environment `prod`
+         --> tests/demo/envs/prod/salesforce/Records/Account/Acme.nacl:4:20
+          |
+        4 |   parent_account = salesforce.Account.instance.Globex
+          |                    ----------------------------------
+          |
+
         error[E0106]: `#` comments are not NaCl: use `//`
          --> tests/demo/envs/prod/salesforce/Records/Settings/AccountSettings.nacl:3:3
           |
         3 |   # Salto never reads this comment style
           |   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
           |
+
+        error[E0401]: `Region__c` of `salesforce.Account.instance.Acme` is set in 2 fragments; a value can be set only once
+          --> tests/demo/salesforce/Records/ApexClass/GreetingService.nacl:14:3
+           |
+        14 |   Region__c = "EMEA"
+           |   ^^^^^^^^^
+           |
+          ::: tests/demo/envs/prod/salesforce/Records/Account/Acme.nacl:3:3
+           |
+         3 |   Region__c = "AMER"
+           |   --------- note: the other definition
+           |
 
         error[E0101]: unterminated string: add the closing `"` before the end of the line
           --> tests/demo/salesforce/Records/ApexClass/GreetingService.nacl:20:16
@@ -50,8 +81,8 @@ fn check_reports_the_demo_mistakes() {
            |                ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
            |
 
-        2 errors in 2 files: 8 files checked (0.0…
-        by code: E0101 ×1, E0106 ×1"#]]
+        4 errors, 1 warning in 3 files: 9 files checked (0.0…
+        by code: E0101 ×1, E0106 ×1, E0401 ×2, W0501 ×1"#]]
     .assert_eq(&without_timing(&stdout));
 }
 
@@ -61,18 +92,39 @@ fn check_json_is_machine_readable() {
     assert_eq!(code, 1);
     let report: serde_json::Value = serde_json::from_str(&stdout).expect("valid JSON");
     let diagnostics = report["diagnostics"].as_array().expect("a diagnostics array");
-    assert_eq!(diagnostics.len(), 2);
-    assert_eq!(diagnostics[1]["code"], "E0101");
-    assert_eq!(diagnostics[1]["start"]["line"], 20);
-    assert_eq!(diagnostics[1]["start"]["column"], 16);
-    assert_eq!(report["summary"]["files_checked"], 8);
+    assert_eq!(diagnostics.len(), 5);
+    let unterminated = diagnostics.iter().find(|d| d["code"] == "E0101").expect("the unterminated string");
+    assert_eq!(unterminated["severity"], "error");
+    assert_eq!(unterminated["start"]["line"], 20);
+    assert_eq!(unterminated["start"]["column"], 16);
+    let conflict = diagnostics.iter().find(|d| d["code"] == "E0401").expect("the conflict");
+    assert_eq!(conflict["related"].as_array().map(Vec::len), Some(1), "the conflict links the other fragment");
+    let unresolved = diagnostics.iter().find(|d| d["code"] == "W0501").expect("the unresolved reference");
+    assert_eq!(unresolved["severity"], "warning");
+    assert_eq!(report["summary"]["files_checked"], 9);
+    assert_eq!(report["summary"]["errors"], 4);
+    assert_eq!(report["summary"]["warnings"], 1);
 }
 
 #[test]
-fn check_of_a_clean_file_exits_zero() {
+fn check_reports_on_the_given_folder_only() {
     let (code, stdout, _) = nacl_ls(&["check", "tests/demo/salesforce/Objects"]);
     assert_eq!(code, 0);
-    assert!(stdout.starts_with("no errors: 2 files checked"), "{stdout}");
+    assert!(stdout.starts_with("no problems: 2 files checked"), "{stdout}");
+    let (code, stdout, _) = nacl_ls(&["check", "tests/demo/envs/prod/salesforce/Records/Account"]);
+    assert_eq!(code, 1, "the conflict is an error: {stdout}");
+    assert!(stdout.contains("GreetingService.nacl:14:3"), "the other fragment is shown: {stdout}");
+}
+
+#[test]
+fn deny_warnings_fails_on_warnings() {
+    let scratch = Scratch::new("deny-warnings");
+    std::fs::write(scratch.0.join("a.nacl"), "salto.t a {\n  r = salto.t.instance.missing\n}\n").expect("write");
+    let dir = scratch.0.to_str().expect("UTF-8 path");
+    let (code, stdout, _) = nacl_ls(&["check", dir]);
+    assert_eq!(code, 0, "warnings alone pass: {stdout}");
+    let (code, _, _) = nacl_ls(&["check", "--deny-warnings", dir]);
+    assert_eq!(code, 1);
 }
 
 #[test]

@@ -1,7 +1,6 @@
 //! Finding `.nacl` files on disk, loading them safely, and checking their syntax in parallel.
 
 use nacl_syntax::{ErrorCode, SyntaxError, TextRange, TextSize};
-use rayon::prelude::*;
 use std::{
     io,
     path::{Path, PathBuf},
@@ -106,36 +105,6 @@ pub fn load(path: &Path) -> LoadedFile {
     }
 }
 
-/// The syntax check of one file.
-#[derive(Debug)]
-pub struct FileCheck {
-    /// The file.
-    pub path: PathBuf,
-    /// Its text, kept only when there are errors to show.
-    pub text: Option<String>,
-    /// Its size in bytes.
-    pub len: usize,
-    /// File-level and syntax errors, in text order.
-    pub errors: Vec<SyntaxError>,
-}
-
-/// Loads and parses `paths` in parallel, returning one check per path in the same order.
-pub fn check_syntax(paths: &[PathBuf]) -> Vec<FileCheck> {
-    paths.par_iter().map(|path| check_one(path)).collect()
-}
-
-fn check_one(path: &Path) -> FileCheck {
-    let loaded = load(path);
-    let mut errors: Vec<SyntaxError> = loaded.error.into_iter().collect();
-    // A file that could not be read has no text worth parsing; a lossy UTF-8 text still does.
-    if errors.iter().all(|e| e.code == ErrorCode::InvalidUtf8) {
-        errors.extend(nacl_syntax::parse(&loaded.text).errors().iter().cloned());
-    }
-    let len = loaded.text.len();
-    let text = (!errors.is_empty()).then_some(loaded.text);
-    FileCheck { path: path.to_path_buf(), text, len, errors }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,8 +115,8 @@ mod tests {
         std::fs::create_dir_all(&dir).expect("temp dir");
         let path = dir.join("bad.nacl");
         std::fs::write(&path, b"salto.t a {\n  x = \"\xff\"\n}\n").expect("write");
-        let checks = check_syntax(std::slice::from_ref(&path));
-        let error = &checks[0].errors[0];
+        let loaded = load(&path);
+        let error = loaded.error.expect("an encoding error");
         assert_eq!(error.code, ErrorCode::InvalidUtf8);
         assert_eq!(u32::from(error.range.start()), 19);
         std::fs::remove_dir_all(&dir).ok();

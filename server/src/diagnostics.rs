@@ -1,39 +1,90 @@
-//! Printing syntax errors for people (rustc-style snippets) and for machines (JSON).
+//! Printing diagnostics for people (rustc-style snippets) and for machines (JSON).
 
 use crate::line_index::LineIndex;
-use annotate_snippets::{Level, Renderer, Snippet};
-use nacl_analysis::files::FileCheck;
-use nacl_syntax::{SyntaxError, TextRange, TextSize};
+use annotate_snippets::{Level, Message, Renderer, Snippet};
+use nacl_analysis::{diagnostics::Diagnostic, workspace::FileReport};
+use nacl_syntax::{Severity, TextRange, TextSize};
 use serde::Serialize;
-use std::{collections::BTreeMap, io::Write, path::Path};
+use std::{collections::BTreeMap, collections::HashMap, io::Write, path::Path, sync::Arc};
 
 /// How many source lines a snippet shows at most.
 const MAX_SNIPPET_LINES: u32 = 6;
 
-/// Renders one error as a rustc-style snippet.
-pub fn render_human(renderer: &Renderer, path: &Path, text: &str, index: &LineIndex, error: &SyntaxError) -> String {
-    let start = index.line_col(error.range.start());
-    let end = index.line_col(error.range.end());
+/// The texts of the files diagnostics may point into, by path.
+pub type Texts = HashMap<std::path::PathBuf, Arc<str>>;
+
+/// A path as shown: relative to the current folder when it is below it.
+pub fn display_path(path: &Path) -> String {
+    let cwd = std::env::current_dir().ok();
+    let shown = cwd.as_deref().and_then(|cwd| path.strip_prefix(cwd).ok()).unwrap_or(path);
+    shown.display().to_string()
+}
+
+/// The lines a range covers (at most [`MAX_SNIPPET_LINES`]) and the range's span within them.
+fn snippet_span(text: &str, index: &LineIndex, range: TextRange) -> (TextRange, std::ops::Range<usize>, u32) {
+    let start = index.line_col(range.start());
+    let end = index.line_col(range.end());
     let last_line = end.line.min(start.line + MAX_SNIPPET_LINES - 1);
-    let first_range = index.line_range(start.line, text);
-    let shown = first_range.cover(index.line_range(last_line, text));
     // The shown lines never include a line break, so an empty range at a line end stays there.
+    let shown = index.line_range(start.line, text).cover(index.line_range(last_line, text));
     let source = &text[shown];
-    // The span, relative to the shown lines; an empty range marks the character at it.
-    let span_start = usize::from(error.range.start() - shown.start());
-    let mut span_end = usize::from(error.range.end().min(shown.end()) - shown.start());
+    let span_start = usize::from(range.start() - shown.start());
+    let mut span_end = usize::from(range.end().min(shown.end()) - shown.start());
     if span_end <= span_start {
         // Mark the character at an empty range, unless the range sits at the end of the line.
         span_end = source[span_start..].chars().next().map_or(span_start, |c| span_start + c.len_utf8());
     }
+    (shown, span_start..span_end, start.line + 1)
+}
+
+fn level(severity: Severity) -> Level {
+    match severity {
+        Severity::Error => Level::Error,
+        Severity::Warning => Level::Warning,
+        Severity::Info => Level::Info,
+    }
+}
+
+/// A related place, ready to render: the shown lines, the span in them, and the label.
+struct RelatedSnippet<'a> {
+    origin: String,
+    source: &'a str,
+    span: std::ops::Range<usize>,
+    line: u32,
+    label: &'a str,
+}
+
+/// Renders one diagnostic as a rustc-style snippet, with its related places from `texts`.
+pub fn render_human(renderer: &Renderer, path: &Path, text: &str, diagnostic: &Diagnostic, texts: &Texts) -> String {
+    let index = LineIndex::new(text);
+    let (shown, span, line) = snippet_span(text, &index, diagnostic.range);
     // The renderer appends `:line:column` to the origin.
-    let origin = path.display().to_string();
-    let message = Level::Error.title(&error.message).id(error.code.as_str()).snippet(
-        Snippet::source(source)
-            .line_start(start.line as usize + 1)
-            .origin(&origin)
-            .annotation(Level::Error.span(span_start..span_end)),
-    );
+    let origin = display_path(path);
+    let mut message: Message<'_> =
+        level(diagnostic.severity()).title(&diagnostic.message).id(diagnostic.code.as_str()).snippet(
+            Snippet::source(&text[shown])
+                .line_start(line as usize)
+                .origin(&origin)
+                .annotation(level(diagnostic.severity()).span(span)),
+        );
+    let related: Vec<RelatedSnippet<'_>> = diagnostic
+        .related
+        .iter()
+        .filter_map(|r| {
+            let other = texts.get(&r.path)?;
+            let index = LineIndex::new(other);
+            let (shown, span, line) = snippet_span(other, &index, r.range);
+            Some(RelatedSnippet { origin: display_path(&r.path), source: &other[shown], span, line, label: &r.message })
+        })
+        .collect();
+    for r in &related {
+        message = message.snippet(
+            Snippet::source(r.source)
+                .line_start(r.line as usize)
+                .origin(&r.origin)
+                .annotation(Level::Note.span(r.span.clone()).label(r.label)),
+        );
+    }
     renderer.render(message).to_string()
 }
 
@@ -54,6 +105,19 @@ pub struct JsonPosition {
     pub offset: u32,
 }
 
+/// Another place a JSON diagnostic involves.
+#[derive(Serialize)]
+pub struct JsonRelated {
+    /// The file.
+    pub path: String,
+    /// Where it starts.
+    pub start: JsonPosition,
+    /// Where it ends (exclusive).
+    pub end: JsonPosition,
+    /// What is there.
+    pub message: String,
+}
+
 /// One diagnostic in JSON output.
 #[derive(Serialize)]
 pub struct JsonDiagnostic {
@@ -61,7 +125,7 @@ pub struct JsonDiagnostic {
     pub path: String,
     /// The stable code, such as `E0101`.
     pub code: &'static str,
-    /// `error` or `warning`.
+    /// `error`, `warning` or `info`.
     pub severity: &'static str,
     /// What is wrong.
     pub message: String,
@@ -69,33 +133,41 @@ pub struct JsonDiagnostic {
     pub start: JsonPosition,
     /// Where it ends (exclusive).
     pub end: JsonPosition,
+    /// Other places it involves.
+    pub related: Vec<JsonRelated>,
 }
 
 /// Totals of a check.
 #[derive(Serialize, Default)]
 pub struct Summary {
-    /// Files read.
+    /// Files checked.
     pub files_checked: usize,
-    /// Bytes read.
+    /// Bytes checked.
     pub bytes_checked: usize,
     /// Errors found.
     pub errors: usize,
-    /// Files with at least one error.
-    pub files_with_errors: usize,
-    /// Errors per code.
+    /// Warnings found.
+    pub warnings: usize,
+    /// Files with at least one diagnostic.
+    pub files_with_diagnostics: usize,
+    /// Diagnostics per code.
     pub by_code: BTreeMap<&'static str, usize>,
 }
 
 impl Summary {
     /// Counts the results of a check.
-    pub fn of(checks: &[FileCheck]) -> Summary {
-        let mut summary = Summary { files_checked: checks.len(), ..Summary::default() };
-        for check in checks {
-            summary.bytes_checked += check.len;
-            summary.errors += check.errors.len();
-            summary.files_with_errors += usize::from(!check.errors.is_empty());
-            for error in &check.errors {
-                *summary.by_code.entry(error.code.as_str()).or_default() += 1;
+    pub fn of(reports: &[FileReport]) -> Summary {
+        let mut summary = Summary { files_checked: reports.len(), ..Summary::default() };
+        for report in reports {
+            summary.bytes_checked += report.text.len();
+            summary.files_with_diagnostics += usize::from(!report.diagnostics.is_empty());
+            for diagnostic in &report.diagnostics {
+                match diagnostic.severity() {
+                    Severity::Error => summary.errors += 1,
+                    Severity::Warning => summary.warnings += 1,
+                    Severity::Info => {}
+                }
+                *summary.by_code.entry(diagnostic.code.as_str()).or_default() += 1;
             }
         }
         summary
@@ -115,33 +187,58 @@ fn json_position(text: &str, index: &LineIndex, offset: TextSize) -> JsonPositio
     JsonPosition { line: index.line_col(offset).line + 1, column: column(text, index, offset), offset: offset.into() }
 }
 
+fn severity_name(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "info",
+    }
+}
+
 /// Builds the JSON report of a check.
-pub fn json_report(checks: &[FileCheck]) -> JsonReport {
+pub fn json_report(reports: &[FileReport], texts: &Texts) -> JsonReport {
     let mut diagnostics = Vec::new();
-    for check in checks {
-        let Some(text) = &check.text else { continue };
-        let index = LineIndex::new(text);
-        for error in &check.errors {
+    for report in reports {
+        let index = LineIndex::new(&report.text);
+        for diagnostic in &report.diagnostics {
+            let related = diagnostic
+                .related
+                .iter()
+                .filter_map(|r| {
+                    let other = texts.get(&r.path)?;
+                    let index = LineIndex::new(other);
+                    Some(JsonRelated {
+                        path: display_path(&r.path),
+                        start: json_position(other, &index, r.range.start()),
+                        end: json_position(other, &index, r.range.end()),
+                        message: r.message.clone(),
+                    })
+                })
+                .collect();
             diagnostics.push(JsonDiagnostic {
-                path: check.path.display().to_string(),
-                code: error.code.as_str(),
-                severity: "error",
-                message: error.message.clone(),
-                start: json_position(text, &index, error.range.start()),
-                end: json_position(text, &index, error.range.end()),
+                path: display_path(&report.path),
+                code: diagnostic.code.as_str(),
+                severity: severity_name(diagnostic.severity()),
+                message: diagnostic.message.clone(),
+                start: json_position(&report.text, &index, diagnostic.range.start()),
+                end: json_position(&report.text, &index, diagnostic.range.end()),
+                related,
             });
         }
     }
-    JsonReport { diagnostics, summary: Summary::of(checks) }
+    JsonReport { diagnostics, summary: Summary::of(reports) }
 }
 
-/// Prints every error of the checks as snippets to `out`.
-pub fn print_human(out: &mut impl Write, renderer: &Renderer, checks: &[FileCheck]) -> std::io::Result<()> {
-    for check in checks {
-        let Some(text) = &check.text else { continue };
-        let index = LineIndex::new(text);
-        for error in &check.errors {
-            writeln!(out, "{}\n", render_human(renderer, &check.path, text, &index, error))?;
+/// Prints every diagnostic of the reports as snippets to `out`.
+pub fn print_human(
+    out: &mut impl Write,
+    renderer: &Renderer,
+    reports: &[FileReport],
+    texts: &Texts,
+) -> std::io::Result<()> {
+    for report in reports {
+        for diagnostic in &report.diagnostics {
+            writeln!(out, "{}\n", render_human(renderer, &report.path, &report.text, diagnostic, texts))?;
         }
     }
     Ok(())

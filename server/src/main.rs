@@ -23,10 +23,19 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Check `.nacl` files (or every `.nacl` file under directories) and report their errors.
+    /// Check a workspace: syntax, conflicts between fragments, and references.
+    ///
+    /// Each path's workspace (the nearest folder above it holding `salto.config/`) is analysed
+    /// whole; problems are reported for the files under the path.
     Check {
-        /// Files or directories to check (default: the current directory).
+        /// Files or folders to report on (default: the current folder).
         paths: Vec<PathBuf>,
+        /// The environment to analyse common files in (default: the first in `salto.config/envs.nacl`).
+        #[arg(long)]
+        env: Option<String>,
+        /// Fail (exit code 1) on warnings too.
+        #[arg(long)]
+        deny_warnings: bool,
         /// How to print the results.
         #[arg(long, value_enum, default_value_t = cli::OutputFormat::Human)]
         format: cli::OutputFormat,
@@ -55,7 +64,9 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Check { paths, format } => cli::check::run(paths, format),
+        Command::Check { paths, env, deny_warnings, format } => {
+            cli::check::run(cli::check::CheckArgs { paths, env, deny_warnings, format })
+        }
         Command::Fmt { paths, check, diff } => {
             let mode = if check {
                 cli::fmt::Mode::Check

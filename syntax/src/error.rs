@@ -5,10 +5,13 @@ use std::fmt;
 
 macro_rules! error_codes {
     ($( $(#[doc = $doc:literal])* $name:ident = $code:literal, $summary:literal; )*) => {
-        /// The stable code of every error the syntax layer reports.
+        /// The stable code of every diagnostic nacl-ls reports, in one list.
         ///
-        /// Codes never change meaning once released: `E00xx` are file errors, `E01xx` lexical
-        /// errors, `E02xx` grammar errors, `E03xx` errors in the structure NaCl gives to blocks.
+        /// Codes never change meaning once released. The letter gives the severity (`E` error,
+        /// `W` warning, `I` information); then `00xx` are file errors, `01xx` lexical errors,
+        /// `02xx` grammar errors, `03xx` errors in the structure NaCl gives to blocks (these four
+        /// groups come from the parser), `04xx` conflicts between the fragments of an element,
+        /// `05xx` references, and `06xx` values that do not fit their types.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum ErrorCode {
             $( $(#[doc = $doc])* $name, )*
@@ -123,6 +126,61 @@ error_codes! {
     UnknownFunction = "E0318", "unknown function";
     /// A call with the wrong number or kind of arguments.
     InvalidArguments = "E0319", "invalid function arguments";
+
+    /// A value, annotation or field annotation set in two fragments of one element.
+    DuplicateValue = "E0401", "value set twice across fragments";
+    /// A field declared with different types in different fragments.
+    ConflictingFieldTypes = "E0402", "conflicting field types";
+    /// An annotation type declared in two fragments of one type.
+    DuplicateAnnotationType = "E0403", "annotation type declared twice";
+    /// Fragments of one type that disagree on its meta type.
+    ConflictingMetaType = "E0404", "conflicting meta types";
+    /// Fragments of one type, some `settings` and some `type`.
+    ConflictingSettings = "E0405", "conflicting settings definitions";
+    /// Fragments of one primitive type with different categories.
+    ConflictingPrimitive = "E0406", "conflicting primitive categories";
+    /// An object type and a primitive type with one name.
+    ConflictingTypeKinds = "E0407", "object and primitive type with one name";
+    /// A variable defined twice.
+    DuplicateVariable = "E0408", "variable defined twice";
+
+    /// A reference to an element or value that does not exist.
+    UnresolvedReference = "W0501", "unresolved reference";
+    /// A reference that is not a legal element ID.
+    IllegalReference = "W0502", "illegal reference";
+}
+
+/// How serious a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    /// Something Salto rejects or reads differently from what was written.
+    Error,
+    /// Something probably wrong that Salto accepts.
+    Warning,
+    /// Something worth knowing.
+    Info,
+}
+
+impl ErrorCode {
+    /// The severity, given by the code's letter.
+    pub fn severity(self) -> Severity {
+        match self.as_str().as_bytes()[0] {
+            b'W' => Severity::Warning,
+            b'I' => Severity::Info,
+            _ => Severity::Error,
+        }
+    }
+
+    /// Whether the parser reports this code (file, lexical, grammar and block-structure errors).
+    pub fn is_syntax(self) -> bool {
+        matches!(&self.as_str()[1..3], "00" | "01" | "02" | "03")
+    }
+
+    /// Whether this error means the tree may not say what the author meant (file, lexical and
+    /// grammar errors, not block-structure ones).
+    pub fn breaks_tree(self) -> bool {
+        matches!(&self.as_str()[1..3], "00" | "01" | "02")
+    }
 }
 
 impl fmt::Display for ErrorCode {
@@ -180,7 +238,7 @@ mod tests {
         for code in ErrorCode::ALL {
             let s = code.as_str();
             assert!(seen.insert(s), "duplicate code {s}");
-            assert!(s.len() == 5 && s.starts_with('E') && s[1..].bytes().all(|b| b.is_ascii_digit()));
+            assert!(s.len() == 5 && s.starts_with(['E', 'W', 'I']) && s[1..].bytes().all(|b| b.is_ascii_digit()));
         }
     }
 }

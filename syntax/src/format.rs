@@ -9,7 +9,7 @@
 //! There are no options.
 
 use crate::{
-    ErrorCode, Parse,
+    Parse,
     SyntaxKind::{self, *},
     green::{GNode, GToken},
     lexer::is_word,
@@ -97,7 +97,7 @@ impl<'a> Formatter<'a> {
             Some(at) if text[at..].starts_with("\r\n") => "\r\n",
             _ => "\n",
         };
-        let broken = parse.errors().iter().filter(|e| breaks_tree(e.code)).map(|e| e.range).collect();
+        let broken = parse.errors().iter().filter(|e| e.code.breaks_tree()).map(|e| e.range).collect();
         Formatter {
             text,
             out: String::with_capacity(text.len() + text.len() / 8),
@@ -372,12 +372,6 @@ impl<'a> Formatter<'a> {
         }
         self.write(")");
     }
-}
-
-/// Whether an error means the tree around it does not say what the author meant, so the
-/// formatter must leave that block alone. Structure errors (E03xx) keep a sound tree.
-fn breaks_tree(code: ErrorCode) -> bool {
-    !code.as_str().starts_with("E03")
 }
 
 fn is_value(kind: SyntaxKind) -> bool {

@@ -16,7 +16,7 @@ pub mod lexer;
 mod parser;
 mod validation;
 
-pub use error::{ErrorCode, SyntaxError};
+pub use error::{ErrorCode, Severity, SyntaxError};
 pub use escape::StringDecoder;
 pub use kind::{NaclLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken};
 pub use parser::MAX_NESTING;

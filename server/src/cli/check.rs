@@ -1,8 +1,8 @@
-//! `nacl-ls check`: report the errors of `.nacl` files.
+//! `nacl-ls check`: report the problems of a workspace.
 
 use super::{OutputFormat, plural, renderer};
-use crate::diagnostics::{Summary, json_report, print_human};
-use nacl_analysis::files;
+use crate::diagnostics::{Summary, Texts, json_report, print_human};
+use nacl_analysis::{layout, workspace};
 use std::{
     io::{self, Write},
     path::PathBuf,
@@ -10,35 +10,63 @@ use std::{
     time::Instant,
 };
 
-/// Runs the check; exit code 1 when errors were found, 2 when a path could not be searched.
-pub fn run(mut paths: Vec<PathBuf>, format: OutputFormat) -> io::Result<ExitCode> {
+/// What `check` was asked.
+pub struct CheckArgs {
+    /// Files or folders to report on; each one's workspace is analysed whole.
+    pub paths: Vec<PathBuf>,
+    /// The environment common files are analysed in.
+    pub env: Option<String>,
+    /// Whether warnings fail the check too.
+    pub deny_warnings: bool,
+    /// How to print.
+    pub format: OutputFormat,
+}
+
+/// Runs the check: exit code 1 when errors (or, with `deny_warnings`, warnings) were found,
+/// 2 when a path does not exist.
+pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
     let started = Instant::now();
-    if paths.is_empty() {
-        paths.push(PathBuf::from("."));
+    let paths = if args.paths.is_empty() { vec![PathBuf::from(".")] } else { args.paths };
+    let mut reports = Vec::new();
+    let mut texts = Texts::new();
+    let mut missing = false;
+    for path in &paths {
+        if !path.exists() {
+            eprintln!("error: cannot search {}: no such file or folder", path.display());
+            missing = true;
+            continue;
+        }
+        let root = layout::find_root(path);
+        let loaded = workspace::load(&root, args.env.as_deref());
+        let filter = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+        let absolute_root = std::path::absolute(&root).unwrap_or_else(|_| root.clone());
+        // Report on the given path only; its whole workspace is analysed.
+        let filter =
+            (filter != absolute_root).then(|| root.join(filter.strip_prefix(&absolute_root).unwrap_or(&filter)));
+        reports.extend(loaded.check(filter.as_deref()));
+        for file in loaded.workspace.files(&loaded.db) {
+            texts.insert(file.path(&loaded.db).clone(), file.text(&loaded.db).clone());
+        }
     }
-    let (files, discovery_errors) = files::discover(&paths);
-    for error in &discovery_errors {
-        eprintln!("error: cannot search {}: {}", error.path.display(), error.error);
-    }
-    let checks = files::check_syntax(&files);
     let mut out = io::stdout().lock();
-    let summary = match format {
+    let summary = match args.format {
         OutputFormat::Json => {
-            let report = json_report(&checks);
+            let report = json_report(&reports, &texts);
             serde_json::to_writer_pretty(&mut out, &report)?;
             writeln!(out)?;
             report.summary
         }
         OutputFormat::Human => {
-            print_human(&mut out, &renderer(), &checks)?;
-            let summary = Summary::of(&checks);
+            print_human(&mut out, &renderer(), &reports, &texts)?;
+            let summary = Summary::of(&reports);
             print_summary(&mut out, &summary, started.elapsed().as_secs_f64())?;
             summary
         }
     };
-    Ok(if !discovery_errors.is_empty() {
+    let failed = summary.errors > 0 || (args.deny_warnings && summary.warnings > 0);
+    Ok(if missing {
         ExitCode::from(2)
-    } else if summary.errors > 0 {
+    } else if failed {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -52,15 +80,16 @@ fn print_summary(out: &mut impl Write, summary: &Summary, seconds: f64) -> io::R
         summary.bytes_checked as f64 / 1e6,
         seconds
     );
-    if summary.errors == 0 {
-        return writeln!(out, "no errors: {checked}");
+    if summary.errors == 0 && summary.warnings == 0 {
+        return writeln!(out, "no problems: {checked}");
     }
     let by_code: Vec<String> = summary.by_code.iter().map(|(code, n)| format!("{code} ×{n}")).collect();
     writeln!(
         out,
-        "{} in {}: {checked}\nby code: {}",
+        "{}, {} in {}: {checked}\nby code: {}",
         plural(summary.errors, "error"),
-        plural(summary.files_with_errors, "file"),
+        plural(summary.warnings, "warning"),
+        plural(summary.files_with_diagnostics, "file"),
         by_code.join(", ")
     )
 }

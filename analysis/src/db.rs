@@ -1,0 +1,166 @@
+//! The salsa database: the inputs (files and the workspace) and the incremental queries over them.
+//!
+//! The query graph: `parse(file)` → `file_fragments(file)` → `file_element_ids(file)` (the
+//! firewall: it only changes when a file's element IDs change, so typing inside a value does
+//! not invalidate the index) → `element_index(workspace)` → `merged_element(workspace, key)` per
+//! element and environment → `file_diagnostics(workspace, file)`.
+
+use crate::{
+    elem_id::ElemId,
+    fragments::{self, Fragment},
+    layout::{Layout, Source},
+    merge::{self, MergedElement},
+};
+use nacl_syntax::Parse;
+use std::{collections::HashMap, path::PathBuf, sync::Arc};
+
+/// One `.nacl` file: its path and its current text.
+#[salsa::input(debug)]
+pub struct SourceFile {
+    /// The file's path.
+    #[returns(ref)]
+    pub path: PathBuf,
+    /// The file's text (the editor's, when it is open).
+    #[returns(ref)]
+    pub text: Arc<str>,
+}
+
+/// A workspace: its layout and its files.
+#[salsa::input(debug)]
+pub struct Workspace {
+    /// Root, environments and the current environment.
+    #[returns(ref)]
+    pub layout: Layout,
+    /// Every `.nacl` file, sorted by path.
+    #[returns(ref)]
+    pub files: Vec<SourceFile>,
+}
+
+/// The database trait the queries take.
+#[salsa::db]
+pub trait Db: salsa::Database {}
+
+/// The database: owns every input and memoized query result.
+#[salsa::db]
+#[derive(Clone, Default)]
+pub struct RootDatabase {
+    storage: salsa::Storage<Self>,
+}
+
+#[salsa::db]
+impl salsa::Database for RootDatabase {}
+
+#[salsa::db]
+impl Db for RootDatabase {}
+
+impl RootDatabase {
+    /// A database that records every query execution, for tests of incrementality.
+    pub fn with_execution_log() -> (RootDatabase, Arc<std::sync::Mutex<Vec<String>>>) {
+        let log = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = log.clone();
+        let storage = salsa::Storage::new(Some(Box::new(move |event: salsa::Event| {
+            if let salsa::EventKind::WillExecute { database_key } = event.kind
+                && let Ok(mut log) = sink.lock()
+            {
+                log.push(format!("{database_key:?}"));
+            }
+        })));
+        (RootDatabase { storage }, log)
+    }
+}
+
+/// The file parsed.
+#[salsa::tracked(returns(ref), lru = 4096)]
+pub fn parse(db: &dyn Db, file: SourceFile) -> Parse {
+    nacl_syntax::parse(file.text(db))
+}
+
+/// The elements a file defines.
+#[salsa::tracked(returns(ref))]
+pub fn file_fragments(db: &dyn Db, file: SourceFile) -> Vec<Fragment> {
+    fragments::fragments(parse(db, file))
+}
+
+/// The IDs of the elements a file defines, in order: the firewall between edits inside values
+/// and everything that only needs to know which file defines what.
+#[salsa::tracked(returns(ref))]
+pub fn file_element_ids(db: &dyn Db, file: SourceFile) -> Vec<ElemId> {
+    file_fragments(db, file).iter().map(|f| f.id.clone()).collect()
+}
+
+/// Which files define each element, with the source each file belongs to.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct ElementIndex {
+    /// Element ID → files in path order, with their source.
+    pub files: HashMap<ElemId, Vec<(SourceFile, Source)>>,
+    /// Adapters that define at least one type in NaCl.
+    pub adapters_with_types: Vec<String>,
+}
+
+/// The index of all elements of the workspace.
+#[salsa::tracked(returns(ref))]
+pub fn element_index(db: &dyn Db, workspace: Workspace) -> ElementIndex {
+    let layout = workspace.layout(db);
+    let mut index = ElementIndex::default();
+    for &file in workspace.files(db) {
+        let source = layout.source_of(file.path(db));
+        if source == Source::WorkspaceConfig {
+            continue;
+        }
+        for id in file_element_ids(db, file) {
+            let entry = index.files.entry(id.clone()).or_default();
+            if entry.last().is_none_or(|(f, _)| *f != file) {
+                entry.push((file, source.clone()));
+            }
+            if id.id_type == crate::elem_id::IdType::Type && !index.adapters_with_types.contains(&id.adapter) {
+                index.adapters_with_types.push(id.adapter.clone());
+            }
+        }
+    }
+    index.adapters_with_types.sort();
+    index
+}
+
+/// An element in one environment: the key of per-element queries.
+#[salsa::interned(debug)]
+pub struct ElementKey<'db> {
+    /// The environment (`None` for a workspace without environments).
+    #[returns(ref)]
+    pub env: Option<String>,
+    /// The element.
+    #[returns(ref)]
+    pub id: ElemId,
+}
+
+/// The files that make up an element in an environment.
+pub fn element_files(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &ElemId) -> Vec<SourceFile> {
+    element_index(db, workspace)
+        .files
+        .get(id)
+        .map(|files| files.iter().filter(|(_, source)| Layout::is_active(source, env)).map(|(f, _)| *f).collect())
+        .unwrap_or_default()
+}
+
+/// One element merged from its fragments in one environment, or `None` if it has none there.
+#[salsa::tracked(returns(ref))]
+pub fn merged_element<'db>(
+    db: &'db dyn Db,
+    workspace: Workspace,
+    key: ElementKey<'db>,
+) -> Option<MergedElement<SourceFile>> {
+    let id = key.id(db);
+    let files = element_files(db, workspace, key.env(db).as_deref(), id);
+    if files.is_empty() {
+        return None;
+    }
+    let parts: Vec<(SourceFile, &Fragment)> = files
+        .iter()
+        .flat_map(|&file| file_fragments(db, file).iter().filter(|f| &f.id == id).map(move |f| (file, f)))
+        .collect();
+    Some(merge::merge(id.clone(), &parts))
+}
+
+/// Whether an element exists in an environment.
+pub fn element_exists(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &ElemId) -> bool {
+    element_index(db, workspace).files.get(id).is_some_and(|files| files.iter().any(|(_, s)| Layout::is_active(s, env)))
+}

@@ -1,0 +1,155 @@
+//! The diagnostics of one file: syntax errors, conflicts between the fragments of its elements,
+//! and references to elements that do not exist.
+
+use crate::{
+    db::{Db, ElementKey, SourceFile, Workspace, element_exists, element_index, file_fragments, merged_element, parse},
+    elem_id::{BUILTIN_TYPES, ElemId, IdType, is_container_name},
+    fragments::{Entry, TemplatePart, Value, ValueKind},
+};
+use nacl_syntax::{ErrorCode, Severity, SyntaxError, TextRange};
+use std::path::PathBuf;
+
+/// A problem in a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Its stable code, which also gives its severity.
+    pub code: ErrorCode,
+    /// Where it is, in bytes.
+    pub range: TextRange,
+    /// What is wrong.
+    pub message: String,
+    /// Other places that take part (the other fragments of a conflict).
+    pub related: Vec<Related>,
+}
+
+/// Another place a diagnostic involves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Related {
+    /// The file.
+    pub path: PathBuf,
+    /// Where in it.
+    pub range: TextRange,
+    /// What is there.
+    pub message: String,
+}
+
+impl Diagnostic {
+    /// How serious it is.
+    pub fn severity(&self) -> Severity {
+        self.code.severity()
+    }
+
+    /// A diagnostic for a syntax error.
+    pub fn from_syntax(error: &SyntaxError) -> Diagnostic {
+        Diagnostic { code: error.code, range: error.range, message: error.message.clone(), related: Vec::new() }
+    }
+}
+
+/// Every diagnostic of a file, ordered by position.
+#[salsa::tracked(returns(ref))]
+pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<Diagnostic> {
+    let env = workspace.layout(db).env_of(file.path(db));
+    let mut out: Vec<Diagnostic> = parse(db, file).errors().iter().map(Diagnostic::from_syntax).collect();
+    conflicts(db, workspace, env.as_deref(), file, &mut out);
+    references(db, workspace, env.as_deref(), file, &mut out);
+    out.sort_by_key(|d| (d.range.start(), d.range.end()));
+    out
+}
+
+/// Conflicts of the file's elements, at their places in this file.
+fn conflicts(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: SourceFile, out: &mut Vec<Diagnostic>) {
+    let mut seen: Vec<&ElemId> = Vec::new();
+    for fragment in file_fragments(db, file) {
+        if seen.contains(&&fragment.id) {
+            continue;
+        }
+        seen.push(&fragment.id);
+        let key = ElementKey::new(db, env.map(str::to_owned), fragment.id.clone());
+        let Some(merged) = merged_element(db, workspace, key) else { continue };
+        for conflict in &merged.conflicts {
+            for (at, &(location_file, range)) in conflict.locations.iter().enumerate() {
+                if location_file != file {
+                    continue;
+                }
+                let related = conflict
+                    .locations
+                    .iter()
+                    .enumerate()
+                    .filter(|(other, _)| *other != at)
+                    .map(|(_, &(other_file, other_range))| Related {
+                        path: other_file.path(db).clone(),
+                        range: other_range,
+                        message: "the other definition".to_owned(),
+                    })
+                    .collect();
+                out.push(Diagnostic { code: conflict.code, range, message: conflict.message.clone(), related });
+            }
+        }
+    }
+}
+
+/// References in the file to elements that do not exist in its environment.
+fn references(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: SourceFile, out: &mut Vec<Diagnostic>) {
+    let index = element_index(db, workspace);
+    let mut check = |text: &str, range: TextRange, in_template: bool| {
+        let id = match ElemId::parse(text) {
+            Ok(id) => id,
+            // Salto keeps an illegal ID inside `${ }` as plain text.
+            Err(_) if in_template => return,
+            Err(reason) => {
+                out.push(Diagnostic {
+                    code: ErrorCode::IllegalReference,
+                    range,
+                    message: format!("`{text}` is not a valid element ID: {reason}"),
+                    related: Vec::new(),
+                });
+                return;
+            }
+        };
+        let (top, _) = id.top_level();
+        let builtin = top.adapter.is_empty()
+            && (BUILTIN_TYPES.contains(&top.type_name.as_str()) || is_container_name(&top.type_name));
+        // Types of adapters that keep their types out of NaCl live in Salto's state files.
+        let hidden_type = top.id_type == IdType::Type && !index.adapters_with_types.contains(&top.adapter);
+        if builtin || hidden_type || element_exists(db, workspace, env, &top) {
+            return;
+        }
+        let what = if top.id_type == IdType::Var { "variable" } else { "element" };
+        let where_ = env.map(|e| format!(" in environment `{e}`")).unwrap_or_default();
+        out.push(Diagnostic {
+            code: ErrorCode::UnresolvedReference,
+            range,
+            message: format!("unresolved reference: {what} `{top}` does not exist{where_}"),
+            related: Vec::new(),
+        });
+    };
+    for fragment in file_fragments(db, file) {
+        visit_references(&fragment.values, &mut check);
+        for field in fragment.fields.iter().chain(&fragment.annotation_types) {
+            visit_references(&field.annotations, &mut check);
+        }
+    }
+}
+
+/// Calls `f(text, range, in_template)` for every reference in `entries`.
+fn visit_references(entries: &[Entry], f: &mut impl FnMut(&str, TextRange, bool)) {
+    for entry in entries {
+        visit_value(&entry.value, f);
+    }
+}
+
+fn visit_value(value: &Value, f: &mut impl FnMut(&str, TextRange, bool)) {
+    match &value.kind {
+        ValueKind::Reference(r) => f(&r.text, r.range, false),
+        ValueKind::Template(parts) => {
+            for part in parts {
+                if let TemplatePart::Reference(r) = part {
+                    f(&r.text, r.range, true);
+                }
+            }
+        }
+        ValueKind::List(items) => items.iter().for_each(|item| visit_value(item, f)),
+        ValueKind::Object(entries) => visit_references(entries, f),
+        _ => {}
+    }
+}

@@ -1,0 +1,438 @@
+//! The elements one file defines: its fragments, with values as a semantic tree.
+//!
+//! A NaCl element can be split over many blocks in many files; each block is a *fragment*.
+//! Values keep their byte ranges so diagnostics and navigation can point back into the file.
+
+use crate::elem_id::{CONFIG_NAME, ElemId, IdType, VARIABLES_NAMESPACE};
+use nacl_syntax::{
+    Parse, TextRange,
+    ast::{AstNodeExt, Attribute, Block, BodyItem, Call, LiteralValue, StringPart, TopLevelKind, Value as AstValue},
+};
+use std::sync::Arc;
+
+/// A value as written, with where it is.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Value {
+    /// What the value is.
+    pub kind: ValueKind,
+    /// Where it is written.
+    pub range: TextRange,
+}
+
+/// The kinds of values.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ValueKind {
+    /// A string (single-line or multiline) without references.
+    String(Arc<str>),
+    /// A string with `${ }` references.
+    Template(Vec<TemplatePart>),
+    /// A number, as written.
+    Number(Arc<str>),
+    /// `true` or `false`.
+    Bool(bool),
+    /// A reference to an element ID.
+    Reference(Reference),
+    /// A list.
+    List(Vec<Value>),
+    /// An object.
+    Object(Vec<Entry>),
+    /// `file("path")` or `file("path", "encoding")`.
+    File {
+        /// The path, relative to the static-resources folder.
+        path: Arc<str>,
+        /// The encoding, when given.
+        encoding: Option<Arc<str>>,
+    },
+    /// A missing or broken value (a syntax error was reported).
+    Invalid,
+}
+
+/// A piece of a template string.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum TemplatePart {
+    /// Literal text.
+    Text(Arc<str>),
+    /// A `${ }` reference.
+    Reference(Reference),
+}
+
+/// A reference as written.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Reference {
+    /// The element ID text.
+    pub text: Arc<str>,
+    /// Where the ID is written.
+    pub range: TextRange,
+}
+
+/// `key = value`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Entry {
+    /// The key.
+    pub key: Arc<str>,
+    /// Where the key is written.
+    pub key_range: TextRange,
+    /// The value.
+    pub value: Value,
+}
+
+/// The primitive categories.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Primitive {
+    /// `is string`.
+    String,
+    /// `is number`.
+    Number,
+    /// `is boolean`.
+    Boolean,
+    /// `is unknown`.
+    Unknown,
+}
+
+impl Primitive {
+    /// The category's keyword.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Primitive::String => "string",
+            Primitive::Number => "number",
+            Primitive::Boolean => "boolean",
+            Primitive::Unknown => "unknown",
+        }
+    }
+}
+
+/// What a fragment defines.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum FragmentKind {
+    /// An object type (`type x`, `type x is <meta>`, `settings x`).
+    Object {
+        /// Defined with `settings`.
+        settings: bool,
+        /// The meta type after `is`.
+        meta: Option<Arc<str>>,
+    },
+    /// A primitive type (`type x is string`).
+    Primitive(Primitive),
+    /// An instance or a settings instance.
+    Instance,
+    /// A variable of a `vars` block.
+    Variable,
+}
+
+/// A field definition, or an annotation type declaration.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FieldDef {
+    /// The field name.
+    pub name: Arc<str>,
+    /// The type name as written (`string`, `salesforce.Text`, `List<string>`).
+    pub type_name: Arc<str>,
+    /// The whole block.
+    pub range: TextRange,
+    /// The name label.
+    pub name_range: TextRange,
+    /// The type label.
+    pub type_range: TextRange,
+    /// The field's annotation values.
+    pub annotations: Vec<Entry>,
+}
+
+/// One block's contribution to an element.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Fragment {
+    /// The element's ID.
+    pub id: ElemId,
+    /// What it defines.
+    pub kind: FragmentKind,
+    /// The whole block (for a variable: its `name = value`).
+    pub range: TextRange,
+    /// The header labels (for a variable: its name).
+    pub header_range: TextRange,
+    /// For instances, the type label.
+    pub type_range: Option<TextRange>,
+    /// Annotation types declared in an `annotations` block.
+    pub annotation_types: Vec<FieldDef>,
+    /// Fields of an object type.
+    pub fields: Vec<FieldDef>,
+    /// Annotation values of a type, values of an instance, or the value of a variable
+    /// (one entry keyed by the variable's name).
+    pub values: Vec<Entry>,
+}
+
+/// The fragments a parsed file defines, in order. Blocks whose header is malformed (reported by
+/// the parser) define nothing.
+pub fn fragments(parse: &Parse) -> Vec<Fragment> {
+    let mut out = Vec::new();
+    for block in parse.tree().blocks() {
+        let labels = block.label_texts();
+        let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+        let Some(header_range) = header_range(&block) else { continue };
+        match (block.top_level_kind(), labels.as_slice()) {
+            (TopLevelKind::Vars, _) => out.extend(variables(&block)),
+            (TopLevelKind::Type | TopLevelKind::SettingsType, [keyword, name, rest @ ..]) => {
+                let Some(id) = type_id(name) else { continue };
+                let settings = *keyword == "settings";
+                let kind = match rest {
+                    ["is", "string"] if !settings => FragmentKind::Primitive(Primitive::String),
+                    ["is", "number"] if !settings => FragmentKind::Primitive(Primitive::Number),
+                    ["is", "boolean"] if !settings => FragmentKind::Primitive(Primitive::Boolean),
+                    ["is", "unknown"] if !settings => FragmentKind::Primitive(Primitive::Unknown),
+                    ["is", "object"] | [] => FragmentKind::Object { settings, meta: None },
+                    ["is", meta] if meta.contains('.') => FragmentKind::Object { settings, meta: Some((*meta).into()) },
+                    _ => FragmentKind::Primitive(Primitive::Unknown),
+                };
+                out.push(type_fragment(&block, id, kind, header_range));
+            }
+            (TopLevelKind::Instance | TopLevelKind::SettingsInstance, [type_name, name @ ..]) => {
+                let Some(type_id) = type_id(type_name) else { continue };
+                let name = name.first().copied().unwrap_or(CONFIG_NAME);
+                let id = ElemId {
+                    adapter: type_id.adapter,
+                    type_name: type_id.type_name,
+                    id_type: IdType::Instance,
+                    name_parts: vec![name.to_owned()],
+                };
+                let values = block.body().map(|b| entries(b.attributes())).unwrap_or_default();
+                out.push(Fragment {
+                    id,
+                    kind: FragmentKind::Instance,
+                    range: block.syntax().text_range(),
+                    header_range,
+                    type_range: block.labels().next().map(|l| l.syntax().text_range()),
+                    annotation_types: Vec::new(),
+                    fields: Vec::new(),
+                    values,
+                });
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A type ID from a label, if it is a legal type name (at most two parts).
+fn type_id(name: &str) -> Option<ElemId> {
+    let id = ElemId::parse(name).ok()?;
+    (id.id_type == IdType::Type && id.name_parts.is_empty()).then_some(id)
+}
+
+fn header_range(block: &Block) -> Option<TextRange> {
+    let mut labels = block.labels();
+    let first = labels.next()?.syntax().text_range();
+    Some(labels.last().map_or(first, |last| first.cover(last.syntax().text_range())))
+}
+
+fn type_fragment(block: &Block, id: ElemId, kind: FragmentKind, header_range: TextRange) -> Fragment {
+    let mut fragment = Fragment {
+        id,
+        kind,
+        range: block.syntax().text_range(),
+        header_range,
+        type_range: None,
+        annotation_types: Vec::new(),
+        fields: Vec::new(),
+        values: Vec::new(),
+    };
+    let Some(body) = block.body() else { return fragment };
+    let mut seen_annotations = false;
+    for item in body.items() {
+        match item {
+            BodyItem::Attribute(attribute) => fragment.values.extend(entry(&attribute)),
+            BodyItem::Block(nested) => {
+                let labels = nested.label_texts();
+                if labels == ["annotations"] {
+                    // Only the first annotations block counts (the parser reports the others).
+                    if !std::mem::replace(&mut seen_annotations, true) {
+                        let declared = nested.body().into_iter().flat_map(|b| b.blocks().filter_map(|d| field_def(&d)));
+                        fragment.annotation_types.extend(declared);
+                    }
+                } else if let Some(field) = field_def(&nested) {
+                    // The parser reports a field defined twice in one block; the first is kept.
+                    if !fragment.fields.iter().any(|f| f.name == field.name) {
+                        fragment.fields.push(field);
+                    }
+                }
+            }
+        }
+    }
+    fragment
+}
+
+fn field_def(block: &Block) -> Option<FieldDef> {
+    let mut labels = block.labels();
+    let (type_label, name_label) = (labels.next()?, labels.next()?);
+    if labels.next().is_some() {
+        return None;
+    }
+    Some(FieldDef {
+        name: name_label.text().as_ref().into(),
+        type_name: type_label.text().as_ref().into(),
+        range: block.syntax().text_range(),
+        name_range: name_label.syntax().text_range(),
+        type_range: type_label.syntax().text_range(),
+        annotations: block.body().map(|b| entries(b.attributes())).unwrap_or_default(),
+    })
+}
+
+fn variables(block: &Block) -> Vec<Fragment> {
+    let Some(body) = block.body() else { return Vec::new() };
+    body.attributes()
+        .filter_map(|attribute| {
+            let entry = entry(&attribute)?;
+            Some(Fragment {
+                id: ElemId {
+                    adapter: VARIABLES_NAMESPACE.to_owned(),
+                    type_name: entry.key.to_string(),
+                    id_type: IdType::Var,
+                    name_parts: Vec::new(),
+                },
+                kind: FragmentKind::Variable,
+                range: attribute.syntax().text_range(),
+                header_range: entry.key_range,
+                type_range: None,
+                annotation_types: Vec::new(),
+                fields: Vec::new(),
+                values: vec![entry],
+            })
+        })
+        .collect()
+}
+
+/// The entries of a body or object; a key set twice keeps its first value (the parser reports it).
+fn entries(attributes: impl Iterator<Item = Attribute>) -> Vec<Entry> {
+    let mut out: Vec<Entry> = Vec::new();
+    for entry in attributes.filter_map(|a| entry(&a)) {
+        if !out.iter().any(|e| e.key == entry.key) {
+            out.push(entry);
+        }
+    }
+    out
+}
+
+fn entry(attribute: &Attribute) -> Option<Entry> {
+    let key = attribute.key()?;
+    let value = match attribute.value() {
+        Some(value) => value_of(&value),
+        None => Value { kind: ValueKind::Invalid, range: TextRange::empty(attribute.syntax().text_range().end()) },
+    };
+    Some(Entry { key: key.text().as_ref().into(), key_range: key.syntax().text_range(), value })
+}
+
+fn value_of(value: &AstValue) -> Value {
+    let range = value.syntax().text_range();
+    let kind = match value {
+        AstValue::String(s) => string_kind(s.parts(), false, || s.value()),
+        AstValue::Multiline(s) => string_kind(s.parts(), true, || s.value()),
+        AstValue::Literal(l) => match l.value() {
+            Some(LiteralValue::Bool(b)) => ValueKind::Bool(b),
+            Some(LiteralValue::Number(n)) => ValueKind::Number(n.into()),
+            None => ValueKind::Invalid,
+        },
+        AstValue::Reference(r) => match r.id() {
+            Some(id) => ValueKind::Reference(Reference { text: id.text().into(), range: id.text_range() }),
+            None => ValueKind::Invalid,
+        },
+        AstValue::List(l) => ValueKind::List(l.items().map(|v| value_of(&v)).collect()),
+        AstValue::Object(o) => ValueKind::Object(entries(o.attributes())),
+        AstValue::Call(c) => call_kind(c),
+    };
+    Value { kind, range }
+}
+
+/// A string's value: plain text, or a template when it holds references.
+fn string_kind(
+    parts: impl Iterator<Item = StringPart>,
+    multiline: bool,
+    decoded: impl FnOnce() -> String,
+) -> ValueKind {
+    let parts: Vec<StringPart> = parts.collect();
+    if !parts.iter().any(|p| matches!(p, StringPart::Template(_))) {
+        return ValueKind::String(decoded().into());
+    }
+    // Rebuild the literal text between references with the same decoding as the whole string.
+    let mut out = Vec::new();
+    let mut text = nacl_syntax::StringDecoder::default();
+    let flush = |text: &mut nacl_syntax::StringDecoder, out: &mut Vec<TemplatePart>| {
+        let piece = std::mem::take(text).finish();
+        if !piece.is_empty() {
+            out.push(TemplatePart::Text(piece.into()));
+        }
+    };
+    for part in parts {
+        match part {
+            StringPart::Text(t) | StringPart::Escape(t) if multiline => text.push_multiline_piece(t.kind(), t.text()),
+            StringPart::Text(t) | StringPart::Escape(t) => text.push_string_piece(t.kind(), t.text()),
+            StringPart::Template(template) => {
+                flush(&mut text, &mut out);
+                if let Some(id) = template.id() {
+                    out.push(TemplatePart::Reference(Reference { text: id.text().into(), range: id.text_range() }));
+                }
+            }
+        }
+    }
+    flush(&mut text, &mut out);
+    ValueKind::Template(out)
+}
+
+fn call_kind(call: &Call) -> ValueKind {
+    let strings: Vec<Arc<str>> = call
+        .args()
+        .filter_map(|a| match a {
+            AstValue::String(s) => Some(s.value().into()),
+            _ => None,
+        })
+        .collect();
+    match (call.name().as_ref().map(|n| n.text()), strings.as_slice()) {
+        (Some("file"), [path]) => ValueKind::File { path: path.clone(), encoding: None },
+        (Some("file"), [path, encoding]) => ValueKind::File { path: path.clone(), encoding: Some(encoding.clone()) },
+        // Unknown functions and bad arguments were reported by the parser.
+        _ => ValueKind::Invalid,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(text: &str) -> Vec<String> {
+        fragments(&nacl_syntax::parse(text)).iter().map(|f| f.id.to_string()).collect()
+    }
+
+    #[test]
+    fn every_block_form_has_its_id() {
+        let text = "type salto.t {\n}\nsettings salto.s {\n}\nsalto.t inst {\n}\nsalto.s {\n}\nsalesforce {\n}\nvars {\n  a = 1\n  b = 2\n}\ntype nonempty {\n}\n";
+        assert_eq!(
+            ids(text),
+            [
+                "salto.t",
+                "salto.s",
+                "salto.t.instance.inst",
+                "salto.s.instance",
+                "salesforce._config.instance",
+                "var.a",
+                "var.b",
+                "nonempty"
+            ]
+        );
+    }
+
+    #[test]
+    fn values_keep_their_meaning() {
+        let text = "salto.t i {\n  a = \"x${ salto.t.instance.j }y\"\n  b = [1, true]\n  c = file(\"p\", \"utf8\")\n  d = salto.t.instance.j.a\n}\n";
+        let fragment = &fragments(&nacl_syntax::parse(text))[0];
+        let kinds: Vec<&ValueKind> = fragment.values.iter().map(|e| &e.value.kind).collect();
+        assert!(matches!(kinds[0], ValueKind::Template(parts) if parts.len() == 3));
+        assert!(matches!(kinds[1], ValueKind::List(items) if items.len() == 2));
+        assert!(matches!(kinds[2], ValueKind::File { encoding: Some(e), .. } if &**e == "utf8"));
+        assert!(matches!(kinds[3], ValueKind::Reference(r) if &*r.text == "salto.t.instance.j.a"));
+    }
+
+    #[test]
+    fn fields_and_annotation_types_are_read() {
+        let text = "type salto.t {\n  annotations {\n    string label {\n    }\n  }\n  \"List<string>\" tags {\n    _required = true\n  }\n  label = \"T\"\n}\n";
+        let fragment = &fragments(&nacl_syntax::parse(text))[0];
+        assert_eq!(&*fragment.annotation_types[0].name, "label");
+        assert_eq!(&*fragment.fields[0].type_name, "List<string>");
+        assert_eq!(&*fragment.fields[0].annotations[0].key, "_required");
+        assert_eq!(&*fragment.values[0].key, "label");
+    }
+}

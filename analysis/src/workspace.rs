@@ -1,0 +1,105 @@
+//! Loading a workspace from disk into the database, and checking all of it.
+
+use crate::{
+    db::{RootDatabase, SourceFile, Workspace},
+    diagnostics::{Diagnostic, file_diagnostics},
+    files,
+    layout::Layout,
+};
+use rayon::prelude::*;
+use std::{
+    path::{Path, PathBuf},
+    sync::Arc,
+};
+
+/// A workspace loaded into a database.
+pub struct LoadedWorkspace {
+    /// The database holding it.
+    pub db: RootDatabase,
+    /// The workspace input.
+    pub workspace: Workspace,
+    /// Problems reading files or folders (file-level diagnostics, by path).
+    pub load_errors: Vec<(PathBuf, Diagnostic)>,
+}
+
+/// The diagnostics of one file.
+pub struct FileReport {
+    /// The file.
+    pub path: PathBuf,
+    /// Its text.
+    pub text: Arc<str>,
+    /// Its diagnostics, by position.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Reads every `.nacl` file of the workspace at `root` (files are read in parallel).
+pub fn load(root: &Path, env: Option<&str>) -> LoadedWorkspace {
+    let layout = Layout::load(root, env);
+    let (paths, discovery_errors) = files::discover(&[root.to_path_buf()]);
+    let loaded: Vec<(PathBuf, files::LoadedFile)> = paths
+        .into_par_iter()
+        .map(|path| {
+            let file = files::load(&path);
+            (path, file)
+        })
+        .collect();
+    let db = RootDatabase::default();
+    let mut load_errors: Vec<(PathBuf, Diagnostic)> = discovery_errors
+        .into_iter()
+        .map(|e| {
+            let error =
+                nacl_syntax::SyntaxError::at(nacl_syntax::ErrorCode::UnreadableFile, 0.into(), e.error.to_string());
+            (e.path, Diagnostic::from_syntax(&error))
+        })
+        .collect();
+    let mut source_files = Vec::with_capacity(loaded.len());
+    for (path, file) in loaded {
+        if let Some(error) = &file.error {
+            load_errors.push((path.clone(), Diagnostic::from_syntax(error)));
+        }
+        source_files.push(SourceFile::new(&db, path, Arc::from(file.text)));
+    }
+    let workspace = Workspace::new(&db, layout, source_files);
+    LoadedWorkspace { db, workspace, load_errors }
+}
+
+impl LoadedWorkspace {
+    /// The diagnostics of every file under `filter` (all files when it is `None`), in path
+    /// order, computed in parallel.
+    pub fn check(&self, filter: Option<&Path>) -> Vec<FileReport> {
+        let files: Vec<SourceFile> = self
+            .workspace
+            .files(&self.db)
+            .iter()
+            .copied()
+            .filter(|f| filter.is_none_or(|prefix| f.path(&self.db).starts_with(prefix)))
+            .collect();
+        let workspace = self.workspace;
+        // A database handle is not shared between threads: each worker clones its own.
+        let template = std::sync::Mutex::new(self.db.clone());
+        let mut reports: Vec<FileReport> = files
+            .par_iter()
+            .map_init(
+                || template.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
+                |db, &file| FileReport {
+                    path: file.path(db).clone(),
+                    text: file.text(db).clone(),
+                    diagnostics: file_diagnostics(db, workspace, file).clone(),
+                },
+            )
+            .collect();
+        for (path, diagnostic) in &self.load_errors {
+            match reports.iter_mut().find(|r| &r.path == path) {
+                Some(report) => report.diagnostics.insert(0, diagnostic.clone()),
+                None if filter.is_none_or(|prefix| path.starts_with(prefix)) => reports.push(FileReport {
+                    path: path.clone(),
+                    text: Arc::from(""),
+                    diagnostics: vec![diagnostic.clone()],
+                }),
+                None => {}
+            }
+        }
+        reports.sort_by(|a, b| a.path.cmp(&b.path));
+        reports
+    }
+}

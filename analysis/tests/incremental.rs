@@ -1,0 +1,50 @@
+//! Incrementality: editing a value inside one instance recomputes that file's parse, fragments
+//! and merged element, and nothing that belongs to other files or to the whole workspace.
+
+use nacl_analysis::{
+    db::{RootDatabase, SourceFile, Workspace},
+    diagnostics::file_diagnostics,
+    layout::Layout,
+};
+use salsa::Setter;
+use std::{path::PathBuf, sync::Arc};
+
+fn count(log: &[String], query: &str) -> usize {
+    log.iter().filter(|entry| entry.starts_with(&format!("{query}("))).count()
+}
+
+#[test]
+fn editing_a_value_recomputes_only_its_file() {
+    let (mut db, log) = RootDatabase::with_execution_log();
+    let texts = [
+        ("types.nacl", "type salto.t {\n  string name {\n  }\n}\n"),
+        ("a.nacl", "salto.t a {\n  name = \"A\"\n  other = salto.t.instance.b\n}\n"),
+        ("b.nacl", "salto.t b {\n  name = \"B\"\n}\n"),
+        ("c.nacl", "salto.t c {\n  name = \"C\"\n  ref = salto.t.instance.a\n}\n"),
+    ];
+    let files: Vec<SourceFile> = texts
+        .iter()
+        .map(|(path, text)| SourceFile::new(&db, PathBuf::from(format!("/ws/{path}")), Arc::from(*text)))
+        .collect();
+    let layout = Layout { root: PathBuf::from("/ws"), envs: Vec::new(), current_env: None };
+    let workspace = Workspace::new(&db, layout, files.clone());
+    for &file in &files {
+        file_diagnostics(&db, workspace, file);
+    }
+    let first = std::mem::take(&mut *log.lock().expect("log"));
+    assert_eq!(count(&first, "file_fragments"), 4, "{first:#?}");
+
+    // Edit the value of `name` inside instance `a`.
+    files[1]
+        .set_text(&mut db)
+        .to(Arc::from("salto.t a {\n  name = \"Edited, longer\"\n  other = salto.t.instance.b\n}\n"));
+    for &file in &files {
+        file_diagnostics(&db, workspace, file);
+    }
+    let second = std::mem::take(&mut *log.lock().expect("log"));
+    assert_eq!(count(&second, "parse"), 1, "only the edited file is parsed again: {second:#?}");
+    assert_eq!(count(&second, "file_fragments"), 1, "other files' fragments are kept: {second:#?}");
+    assert_eq!(count(&second, "element_index"), 0, "the element index is kept: {second:#?}");
+    assert_eq!(count(&second, "merged_element"), 1, "only the edited element is merged again: {second:#?}");
+    assert_eq!(count(&second, "file_diagnostics"), 1, "only the edited file's diagnostics are recomputed: {second:#?}");
+}
