@@ -231,3 +231,29 @@ fn fmt_leaves_broken_blocks_alone() {
         "salto.t bad {\n      x = \"open\n}\nsalto.t good {\n  y = 1\n}\n"
     );
 }
+
+#[test]
+fn elements_lists_merged_elements_with_their_fragments_and_values() {
+    let (code, stdout, _) = nacl_ls(&["elements", "--values", "--format", "json", "tests/demo"]);
+    assert_eq!(code, 0);
+    let elements: serde_json::Value = serde_json::from_str(&stdout).expect("valid JSON");
+    let elements = elements.as_array().expect("an array");
+    let ids: Vec<&str> = elements.iter().filter_map(|e| e["id"].as_str()).collect();
+    assert!(ids.windows(2).all(|w| w[0] <= w[1]), "sorted by ID: {ids:?}");
+    let account = elements.iter().find(|e| e["id"] == "salesforce.Account").expect("the Account type");
+    assert_eq!(account["kind"], "object type");
+    assert_eq!(account["fragments"].as_array().map(Vec::len), Some(2), "split over two files");
+    assert_eq!(account["value"]["fields"]["Region__c"]["type"], "salesforce.Text");
+    let apex =
+        elements.iter().find(|e| e["id"] == "salesforce.ApexClass.instance.GreetingService").expect("the Apex class");
+    assert_eq!(apex["value"]["content"]["file"], "salesforce/classes/GreetingService.cls");
+    assert_eq!(apex["value"]["apiVersion"], 58.0);
+    let (code, stdout, _) = nacl_ls(&["elements", "tests/demo"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains(
+            "object type salesforce.Account\n  tests/demo/salesforce/Objects/Account/AccountAnnotations.nacl:1:1\n"
+        ),
+        "{stdout}"
+    );
+}

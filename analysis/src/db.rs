@@ -1,9 +1,9 @@
 //! The salsa database: the inputs (files and the workspace) and the incremental queries over them.
 //!
-//! The query graph: `parse(file)` → `file_fragments(file)` → `file_element_ids(file)` (the
-//! firewall: it only changes when a file's element IDs change, so typing inside a value does
-//! not invalidate the index) → `element_index(workspace)` → `merged_element(workspace, key)` per
-//! element and environment → `file_diagnostics(workspace, file)`.
+//! The query graph: `file_fragments(file)` (parse, then read the blocks into fragments) →
+//! `file_element_ids(file)` (the firewall: it only changes when a file's element IDs change, so
+//! typing inside a value does not invalidate the index) → `element_index(workspace)` →
+//! `element_conflicts(workspace, key)` per element and environment → `file_diagnostics(workspace, file)`.
 
 use crate::{
     elem_id::ElemId,
@@ -11,7 +11,7 @@ use crate::{
     layout::{Layout, Source},
     merge::{self, MergedElement},
 };
-use nacl_syntax::Parse;
+use nacl_syntax::SyntaxError;
 use std::{collections::HashMap, path::PathBuf, sync::Arc};
 
 /// One `.nacl` file: its path and its current text.
@@ -69,23 +69,28 @@ impl RootDatabase {
     }
 }
 
-/// The file parsed.
-#[salsa::tracked(returns(ref), lru = 4096)]
-pub fn parse(db: &dyn Db, file: SourceFile) -> Parse {
-    nacl_syntax::parse(file.text(db))
+/// What a file defines, and its syntax errors.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileFragments {
+    /// Lexical, grammar and block-structure errors.
+    pub syntax_errors: Arc<[SyntaxError]>,
+    /// The fragments, in order.
+    pub fragments: Vec<Fragment>,
 }
 
-/// The elements a file defines.
+/// The file parsed and read into fragments. The syntax tree itself is not kept: fragments are a
+/// fraction of its size, and a workspace-wide check would otherwise hold every tree at once.
 #[salsa::tracked(returns(ref))]
-pub fn file_fragments(db: &dyn Db, file: SourceFile) -> Vec<Fragment> {
-    fragments::fragments(parse(db, file))
+pub fn file_fragments(db: &dyn Db, file: SourceFile) -> FileFragments {
+    let parse = nacl_syntax::parse(file.text(db));
+    FileFragments { syntax_errors: parse.errors().into(), fragments: fragments::fragments(&parse) }
 }
 
 /// The IDs of the elements a file defines, in order: the firewall between edits inside values
 /// and everything that only needs to know which file defines what.
 #[salsa::tracked(returns(ref))]
 pub fn file_element_ids(db: &dyn Db, file: SourceFile) -> Vec<ElemId> {
-    file_fragments(db, file).iter().map(|f| f.id.clone()).collect()
+    file_fragments(db, file).fragments.iter().map(|f| f.id.clone()).collect()
 }
 
 /// Which files define each element, with the source each file belongs to.
@@ -142,22 +147,32 @@ pub fn element_files(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &
 }
 
 /// One element merged from its fragments in one environment, or `None` if it has none there.
-#[salsa::tracked(returns(ref))]
-pub fn merged_element<'db>(
-    db: &'db dyn Db,
+pub fn merged_element(
+    db: &dyn Db,
     workspace: Workspace,
-    key: ElementKey<'db>,
+    env: Option<&str>,
+    id: &ElemId,
 ) -> Option<MergedElement<SourceFile>> {
-    let id = key.id(db);
-    let files = element_files(db, workspace, key.env(db).as_deref(), id);
+    let files = element_files(db, workspace, env, id);
     if files.is_empty() {
         return None;
     }
     let parts: Vec<(SourceFile, &Fragment)> = files
         .iter()
-        .flat_map(|&file| file_fragments(db, file).iter().filter(|f| &f.id == id).map(move |f| (file, f)))
+        .flat_map(|&file| file_fragments(db, file).fragments.iter().filter(|f| &f.id == id).map(move |f| (file, f)))
         .collect();
     Some(merge::merge(id.clone(), &parts))
+}
+
+/// The conflicts between an element's fragments in one environment. Merged elements themselves
+/// are not kept (they copy their fragments' values); their conflicts are small.
+#[salsa::tracked(returns(ref))]
+pub fn element_conflicts<'db>(
+    db: &'db dyn Db,
+    workspace: Workspace,
+    key: ElementKey<'db>,
+) -> Vec<merge::Conflict<SourceFile>> {
+    merged_element(db, workspace, key.env(db).as_deref(), key.id(db)).map(|m| m.conflicts).unwrap_or_default()
 }
 
 /// Whether an element exists in an environment.

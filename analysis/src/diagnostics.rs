@@ -2,7 +2,7 @@
 //! and references to elements that do not exist.
 
 use crate::{
-    db::{Db, ElementKey, SourceFile, Workspace, element_exists, element_index, file_fragments, merged_element, parse},
+    db::{Db, ElementKey, SourceFile, Workspace, element_conflicts, element_exists, element_index, file_fragments},
     elem_id::{BUILTIN_TYPES, ElemId, IdType, is_container_name},
     fragments::{Entry, TemplatePart, Value, ValueKind},
 };
@@ -49,7 +49,7 @@ impl Diagnostic {
 #[salsa::tracked(returns(ref))]
 pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<Diagnostic> {
     let env = workspace.layout(db).env_of(file.path(db));
-    let mut out: Vec<Diagnostic> = parse(db, file).errors().iter().map(Diagnostic::from_syntax).collect();
+    let mut out: Vec<Diagnostic> = file_fragments(db, file).syntax_errors.iter().map(Diagnostic::from_syntax).collect();
     conflicts(db, workspace, env.as_deref(), file, &mut out);
     references(db, workspace, env.as_deref(), file, &mut out);
     out.sort_by_key(|d| (d.range.start(), d.range.end()));
@@ -59,14 +59,13 @@ pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> 
 /// Conflicts of the file's elements, at their places in this file.
 fn conflicts(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: SourceFile, out: &mut Vec<Diagnostic>) {
     let mut seen: Vec<&ElemId> = Vec::new();
-    for fragment in file_fragments(db, file) {
+    for fragment in &file_fragments(db, file).fragments {
         if seen.contains(&&fragment.id) {
             continue;
         }
         seen.push(&fragment.id);
         let key = ElementKey::new(db, env.map(str::to_owned), fragment.id.clone());
-        let Some(merged) = merged_element(db, workspace, key) else { continue };
-        for conflict in &merged.conflicts {
+        for conflict in element_conflicts(db, workspace, key) {
             for (at, &(location_file, range)) in conflict.locations.iter().enumerate() {
                 if location_file != file {
                     continue;
@@ -123,7 +122,7 @@ fn references(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: Source
             related: Vec::new(),
         });
     };
-    for fragment in file_fragments(db, file) {
+    for fragment in &file_fragments(db, file).fragments {
         visit_references(&fragment.values, &mut check);
         for field in fragment.fields.iter().chain(&fragment.annotation_types) {
             visit_references(&field.annotations, &mut check);

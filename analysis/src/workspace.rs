@@ -103,3 +103,16 @@ impl LoadedWorkspace {
         reports
     }
 }
+
+impl LoadedWorkspace {
+    /// Every element of the current environment, merged, sorted by full name.
+    pub fn elements(&self) -> Vec<crate::merge::MergedElement<SourceFile>> {
+        let env = self.workspace.layout(&self.db).current_env.clone();
+        let index = crate::db::element_index(&self.db, self.workspace);
+        let mut ids: Vec<&crate::elem_id::ElemId> = index.files.keys().collect();
+        ids.sort_by_cached_key(|id| id.to_string());
+        ids.into_iter()
+            .filter_map(|id| crate::db::merged_element(&self.db, self.workspace, env.as_deref(), id))
+            .collect()
+    }
+}

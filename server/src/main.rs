@@ -40,6 +40,20 @@ enum Command {
         #[arg(long, value_enum, default_value_t = cli::OutputFormat::Human)]
         format: cli::OutputFormat,
     },
+    /// List the merged elements of a workspace: ID, kind, and where each fragment is.
+    Elements {
+        /// A folder of the workspace (default: the current folder).
+        path: Option<PathBuf>,
+        /// The environment to merge in (default: the first in `salto.config/envs.nacl`).
+        #[arg(long)]
+        env: Option<String>,
+        /// Also print each element's merged values (references written as element IDs).
+        #[arg(long)]
+        values: bool,
+        /// How to print the results.
+        #[arg(long, value_enum, default_value_t = cli::OutputFormat::Human)]
+        format: cli::OutputFormat,
+    },
     /// Format `.nacl` files in place in the one canonical style (`-` formats stdin to stdout).
     Fmt {
         /// Files or directories to format (default: the current directory), or `-` for stdin.
@@ -66,6 +80,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check { paths, env, deny_warnings, format } => {
             cli::check::run(cli::check::CheckArgs { paths, env, deny_warnings, format })
+        }
+        Command::Elements { path, env, values, format } => {
+            cli::elements::run(cli::elements::ElementsArgs { path, env, values, format })
         }
         Command::Fmt { paths, check, diff } => {
             let mode = if check {

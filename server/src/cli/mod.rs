@@ -1,6 +1,7 @@
 //! The command-line commands.
 
 pub mod check;
+pub mod elements;
 pub mod fmt;
 pub mod parse;
 

@@ -1,0 +1,183 @@
+//! `nacl-ls elements`: list the merged elements of a workspace.
+
+use super::OutputFormat;
+use crate::{diagnostics::display_path, line_index::LineIndex};
+use nacl_analysis::{
+    db::SourceFile,
+    fragments::{FragmentKind, TemplatePart, Value, ValueKind},
+    layout,
+    merge::{MergedElement, MergedEntry},
+    workspace,
+};
+use serde_json::{Map, Value as Json, json};
+use std::{
+    io::{self, Write},
+    path::PathBuf,
+    process::ExitCode,
+};
+
+/// What `elements` was asked.
+pub struct ElementsArgs {
+    /// A folder of the workspace (default: the current folder).
+    pub path: Option<PathBuf>,
+    /// The environment to merge in.
+    pub env: Option<String>,
+    /// Whether to print the merged values.
+    pub values: bool,
+    /// How to print.
+    pub format: OutputFormat,
+}
+
+/// Lists the elements: ID, kind, where each fragment is, and with `values` the merged values.
+pub fn run(args: ElementsArgs) -> io::Result<ExitCode> {
+    let path = args.path.unwrap_or_else(|| PathBuf::from("."));
+    if !path.exists() {
+        eprintln!("error: cannot search {}: no such file or folder", path.display());
+        return Ok(ExitCode::from(2));
+    }
+    let loaded = workspace::load(&layout::find_root(&path), args.env.as_deref());
+    let db = &loaded.db;
+    let elements: Vec<Json> = loaded
+        .elements()
+        .iter()
+        .map(|element| {
+            let fragments: Vec<Json> = element
+                .fragments
+                .iter()
+                .map(|(file, range, _)| {
+                    let index = LineIndex::new(file.text(db));
+                    let at = index.line_col(range.start());
+                    json!({ "path": display_path(file.path(db)), "line": at.line + 1, "column": at.col + 1 })
+                })
+                .collect();
+            let mut out =
+                json!({ "id": element.id.to_string(), "kind": kind_name(&element.kind), "fragments": fragments });
+            if args.values {
+                out["value"] = element_value(element);
+            }
+            out
+        })
+        .collect();
+    let mut stdout = io::stdout().lock();
+    match args.format {
+        OutputFormat::Json => {
+            serde_json::to_writer_pretty(&mut stdout, &elements)?;
+            writeln!(stdout)?;
+        }
+        OutputFormat::Human => {
+            for element in &elements {
+                writeln!(
+                    stdout,
+                    "{} {}",
+                    element["kind"].as_str().unwrap_or_default(),
+                    element["id"].as_str().unwrap_or_default()
+                )?;
+                for fragment in element["fragments"].as_array().into_iter().flatten() {
+                    writeln!(
+                        stdout,
+                        "  {}:{}:{}",
+                        fragment["path"].as_str().unwrap_or_default(),
+                        fragment["line"],
+                        fragment["column"]
+                    )?;
+                }
+                if let Some(value) = element.get("value") {
+                    for line in serde_json::to_string_pretty(value)?.lines() {
+                        writeln!(stdout, "    {line}")?;
+                    }
+                }
+            }
+            writeln!(stdout, "{} elements", elements.len())?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn kind_name(kind: &FragmentKind) -> String {
+    match kind {
+        FragmentKind::Object { settings: true, .. } => "settings type".to_owned(),
+        FragmentKind::Object { meta: Some(meta), .. } => format!("object type (meta type {meta})"),
+        FragmentKind::Object { .. } => "object type".to_owned(),
+        FragmentKind::Primitive(p) => format!("primitive type ({})", p.as_str()),
+        FragmentKind::Instance => "instance".to_owned(),
+        FragmentKind::Variable => "variable".to_owned(),
+    }
+}
+
+/// The merged value tree of an element.
+fn element_value(element: &MergedElement<SourceFile>) -> Json {
+    match element.kind {
+        FragmentKind::Instance => Json::Object(entries_json(&element.values)),
+        FragmentKind::Variable => element.values.first().map_or(Json::Null, entry_json),
+        FragmentKind::Object { .. } | FragmentKind::Primitive(_) => {
+            let fields: Map<String, Json> = element
+                .fields
+                .iter()
+                .map(|f| {
+                    (f.name.to_string(), json!({ "type": &*f.type_name, "annotations": entries_json(&f.annotations) }))
+                })
+                .collect();
+            let annotation_types: Map<String, Json> =
+                element.annotation_types.iter().map(|(name, ty, ..)| (name.to_string(), Json::from(&**ty))).collect();
+            json!({ "annotation_types": annotation_types, "annotations": entries_json(&element.values), "fields": fields })
+        }
+    }
+}
+
+fn entries_json(entries: &[MergedEntry<SourceFile>]) -> Map<String, Json> {
+    entries.iter().map(|e| (e.key.to_string(), entry_json(e))).collect()
+}
+
+/// One key's value; objects defined in several fragments are merged key by key.
+fn entry_json(entry: &MergedEntry<SourceFile>) -> Json {
+    let mut values = entry.defs.iter().map(|(_, e)| value_json(&e.value));
+    let first = values.next().unwrap_or(Json::Null);
+    values.fold(first, merge_json)
+}
+
+/// Merges objects key by key; for anything else (a conflict, reported by `check`) the first wins.
+fn merge_json(first: Json, second: Json) -> Json {
+    match (first, second) {
+        (Json::Object(mut a), Json::Object(b)) => {
+            for (key, value) in b {
+                let merged = match a.remove(&key) {
+                    Some(existing) => merge_json(existing, value),
+                    None => value,
+                };
+                a.insert(key, merged);
+            }
+            Json::Object(a)
+        }
+        (first, _) => first,
+    }
+}
+
+/// A value as JSON: references and templates are written with their element IDs.
+fn value_json(value: &Value) -> Json {
+    match &value.kind {
+        ValueKind::String(s) => Json::from(&**s),
+        ValueKind::Template(parts) => Json::from(
+            parts
+                .iter()
+                .map(|p| match p {
+                    TemplatePart::Text(t) => t.to_string(),
+                    TemplatePart::Reference(r) => format!("${{ {} }}", r.text),
+                })
+                .collect::<String>(),
+        ),
+        ValueKind::Number(n) => {
+            n.parse::<f64>().ok().and_then(serde_json::Number::from_f64).map_or_else(|| Json::from(&**n), Json::Number)
+        }
+        ValueKind::Bool(b) => Json::Bool(*b),
+        ValueKind::Reference(r) => Json::from(&*r.text),
+        ValueKind::List(items) => Json::Array(items.iter().map(value_json).collect()),
+        ValueKind::Object(entries) => {
+            Json::Object(entries.iter().map(|e| (e.key.to_string(), value_json(&e.value))).collect())
+        }
+        ValueKind::File { path, encoding } => match encoding {
+            Some(encoding) => json!({ "file": &**path, "encoding": &**encoding }),
+            None => json!({ "file": &**path }),
+        },
+        ValueKind::Invalid => Json::Null,
+    }
+}
