@@ -81,6 +81,7 @@ fn check_reports_the_demo_mistakes() {
            |                ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
            |
 
+        note: 2 salesforce instances of 2 types not defined in NaCl are not type-checked (Salto keeps such types in its state files)
         4 errors, 1 warning in 3 files: 9 files checked (0.0…
         by code: E0101 ×1, E0106 ×1, E0401 ×2, W0501 ×1"#]]
     .assert_eq(&without_timing(&stdout));
@@ -110,7 +111,7 @@ fn check_json_is_machine_readable() {
 fn check_reports_on_the_given_folder_only() {
     let (code, stdout, _) = nacl_ls(&["check", "tests/demo/salesforce/Objects"]);
     assert_eq!(code, 0);
-    assert!(stdout.starts_with("no problems: 2 files checked"), "{stdout}");
+    assert!(stdout.contains("no problems: 2 files checked"), "{stdout}");
     let (code, stdout, _) = nacl_ls(&["check", "tests/demo/envs/prod/salesforce/Records/Account"]);
     assert_eq!(code, 1, "the conflict is an error: {stdout}");
     assert!(stdout.contains("GreetingService.nacl:14:3"), "the other fragment is shown: {stdout}");

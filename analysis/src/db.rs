@@ -98,8 +98,15 @@ pub fn file_element_ids(db: &dyn Db, file: SourceFile) -> Vec<ElemId> {
 pub struct ElementIndex {
     /// Element ID → files in path order, with their source.
     pub files: HashMap<ElemId, Vec<(SourceFile, Source)>>,
-    /// Adapters that define at least one type in NaCl.
-    pub adapters_with_types: Vec<String>,
+    /// The types each adapter defines in NaCl, by adapter.
+    pub types_by_adapter: HashMap<String, Vec<ElemId>>,
+}
+
+impl ElementIndex {
+    /// Whether an adapter defines at least one type in NaCl.
+    pub fn adapter_has_types(&self, adapter: &str) -> bool {
+        self.types_by_adapter.contains_key(adapter)
+    }
 }
 
 /// The index of all elements of the workspace.
@@ -117,12 +124,14 @@ pub fn element_index(db: &dyn Db, workspace: Workspace) -> ElementIndex {
             if entry.last().is_none_or(|(f, _)| *f != file) {
                 entry.push((file, source.clone()));
             }
-            if id.id_type == crate::elem_id::IdType::Type && !index.adapters_with_types.contains(&id.adapter) {
-                index.adapters_with_types.push(id.adapter.clone());
+            if id.id_type == crate::elem_id::IdType::Type {
+                let types = index.types_by_adapter.entry(id.adapter.clone()).or_default();
+                if !types.contains(id) {
+                    types.push(id.clone());
+                }
             }
         }
     }
-    index.adapters_with_types.sort();
     index
 }
 

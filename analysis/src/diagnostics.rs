@@ -1,5 +1,5 @@
 //! The diagnostics of one file: syntax errors, conflicts between the fragments of its elements,
-//! and references to elements that do not exist.
+//! references to elements that do not exist, and instance values that do not fit their types.
 
 use crate::{
     db::{Db, ElementKey, SourceFile, Workspace, element_conflicts, element_exists, element_index, file_fragments},
@@ -52,6 +52,7 @@ pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> 
     let mut out: Vec<Diagnostic> = file_fragments(db, file).syntax_errors.iter().map(Diagnostic::from_syntax).collect();
     conflicts(db, workspace, env.as_deref(), file, &mut out);
     references(db, workspace, env.as_deref(), file, &mut out);
+    crate::validate::instances(db, workspace, env.as_deref(), file, &mut out);
     out.sort_by_key(|d| (d.range.start(), d.range.end()));
     out
 }
@@ -109,7 +110,7 @@ fn references(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: Source
         let builtin = top.adapter.is_empty()
             && (BUILTIN_TYPES.contains(&top.type_name.as_str()) || is_container_name(&top.type_name));
         // Types of adapters that keep their types out of NaCl live in Salto's state files.
-        let hidden_type = top.id_type == IdType::Type && !index.adapters_with_types.contains(&top.adapter);
+        let hidden_type = top.id_type == IdType::Type && !index.adapter_has_types(&top.adapter);
         if builtin || hidden_type || element_exists(db, workspace, env, &top) {
             return;
         }

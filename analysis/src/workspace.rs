@@ -116,3 +116,45 @@ impl LoadedWorkspace {
             .collect()
     }
 }
+
+/// Instances of one adapter whose types are not defined in NaCl (usually kept in Salto's state).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UntypedInstances {
+    /// The adapter.
+    pub adapter: String,
+    /// How many instances.
+    pub instances: usize,
+    /// How many distinct types they have.
+    pub types: usize,
+}
+
+impl LoadedWorkspace {
+    /// Per adapter, the instances of the current environment whose type has no NaCl fragment.
+    /// They are not type-checked; `check` says so once per adapter instead of per instance.
+    pub fn untyped_instances(&self) -> Vec<UntypedInstances> {
+        let env = self.workspace.layout(&self.db).current_env.clone();
+        let index = crate::db::element_index(&self.db, self.workspace);
+        let mut by_adapter: std::collections::BTreeMap<&str, (usize, std::collections::BTreeSet<&str>)> =
+            Default::default();
+        for (id, files) in &index.files {
+            let active = files.iter().any(|(_, s)| Layout::is_active(s, env.as_deref()));
+            if id.id_type != crate::elem_id::IdType::Instance || id.type_name == crate::elem_id::CONFIG_NAME || !active
+            {
+                continue;
+            }
+            if !crate::db::element_exists(&self.db, self.workspace, env.as_deref(), &id.type_of()) {
+                let entry = by_adapter.entry(&id.adapter).or_default();
+                entry.0 += 1;
+                entry.1.insert(&id.type_name);
+            }
+        }
+        by_adapter
+            .into_iter()
+            .map(|(adapter, (instances, types))| UntypedInstances {
+                adapter: adapter.to_owned(),
+                instances,
+                types: types.len(),
+            })
+            .collect()
+    }
+}

@@ -152,6 +152,8 @@ pub struct Summary {
     pub files_with_diagnostics: usize,
     /// Diagnostics per code.
     pub by_code: BTreeMap<&'static str, usize>,
+    /// Things worth knowing about the whole workspace, such as instances not type-checked.
+    pub notes: Vec<String>,
 }
 
 impl Summary {

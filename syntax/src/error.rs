@@ -148,6 +148,15 @@ error_codes! {
     UnresolvedReference = "W0501", "unresolved reference";
     /// A reference that is not a legal element ID.
     IllegalReference = "W0502", "illegal reference";
+
+    /// A value whose kind does not fit its field's primitive type.
+    InvalidValueType = "W0601", "value of the wrong type";
+    /// A field with `_required = true` that an instance does not set.
+    MissingRequiredField = "W0602", "missing required field";
+    /// A value outside its field's `_restriction`.
+    RestrictionViolation = "W0603", "value outside its restriction";
+    /// An instance whose type does not exist although its adapter defines types in NaCl.
+    MissingType = "W0605", "instance type does not exist";
 }
 
 /// How serious a diagnostic is.

@@ -29,6 +29,7 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
     let paths = if args.paths.is_empty() { vec![PathBuf::from(".")] } else { args.paths };
     let mut reports = Vec::new();
     let mut texts = Texts::new();
+    let mut notes = Vec::new();
     let mut missing = false;
     for path in &paths {
         if !path.exists() {
@@ -44,6 +45,14 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
         let filter =
             (filter != absolute_root).then(|| root.join(filter.strip_prefix(&absolute_root).unwrap_or(&filter)));
         reports.extend(loaded.check(filter.as_deref()));
+        notes.extend(loaded.untyped_instances().into_iter().map(|u| {
+            format!(
+                "{} {} instances of {} not defined in NaCl are not type-checked (Salto keeps such types in its state files)",
+                u.instances,
+                u.adapter,
+                plural(u.types, "type")
+            )
+        }));
         for file in loaded.workspace.files(&loaded.db) {
             texts.insert(file.path(&loaded.db).clone(), file.text(&loaded.db).clone());
         }
@@ -51,7 +60,8 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
     let mut out = io::stdout().lock();
     let summary = match args.format {
         OutputFormat::Json => {
-            let report = json_report(&reports, &texts);
+            let mut report = json_report(&reports, &texts);
+            report.summary.notes = notes;
             serde_json::to_writer_pretty(&mut out, &report)?;
             writeln!(out)?;
             report.summary
@@ -59,6 +69,9 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
         OutputFormat::Human => {
             print_human(&mut out, &renderer(), &reports, &texts)?;
             let summary = Summary::of(&reports);
+            for note in &notes {
+                writeln!(out, "note: {note}")?;
+            }
             print_summary(&mut out, &summary, started.elapsed().as_secs_f64())?;
             summary
         }

@@ -1,0 +1,150 @@
+//! What validation needs to know about a type: its kind, and its fields with their types,
+//! `_required` flags and `_restriction`s. One small memoized summary per type, so checking an
+//! instance never re-merges its type.
+
+use crate::{
+    db::{Db, ElementKey, Workspace, element_index, merged_element},
+    elem_id::ElemId,
+    fragments::{FragmentKind, Primitive, Value, ValueKind},
+    merge::MergedEntry,
+};
+use std::sync::Arc;
+
+/// A type as validation sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypeInfo {
+    /// Object or primitive (and which).
+    pub kind: FragmentKind,
+    /// `_hidden_value = true` on the type: its values live in Salto's state, not in NaCl.
+    pub hidden_value: bool,
+    /// The fields, in definition order.
+    pub fields: Vec<FieldInfo>,
+}
+
+/// A field as validation sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldInfo {
+    /// The field name.
+    pub name: Arc<str>,
+    /// Its type name as written.
+    pub type_name: Arc<str>,
+    /// `_required = true`.
+    pub required: bool,
+    /// `_hidden_value` or `_hidden` on the field, or a hidden built-in type: its value lives in
+    /// Salto's state, not in NaCl.
+    pub hidden: bool,
+    /// Its `_restriction`, when enforced.
+    pub restriction: Option<Restriction>,
+}
+
+/// A field's `_restriction`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Restriction {
+    /// The allowed values.
+    pub values: Option<Vec<Value>>,
+    /// The smallest allowed number, as written.
+    pub min: Option<Arc<str>>,
+    /// The largest allowed number, as written.
+    pub max: Option<Arc<str>>,
+    /// A JavaScript regular expression values must match (anywhere, as Salto tests it).
+    pub regex: Option<Arc<str>>,
+    /// The longest allowed string, in UTF-16 units.
+    pub max_length: Option<Arc<str>>,
+    /// The longest allowed list.
+    pub max_list_length: Option<Arc<str>>,
+}
+
+/// The summary of a type, or `None` when the type has no fragment in that environment.
+#[salsa::tracked(returns(ref))]
+pub fn type_info<'db>(db: &'db dyn Db, workspace: Workspace, key: ElementKey<'db>) -> Option<TypeInfo> {
+    let merged = merged_element(db, workspace, key.env(db).as_deref(), key.id(db))?;
+    let fields = merged
+        .fields
+        .iter()
+        .map(|field| FieldInfo {
+            name: field.name.clone(),
+            // A field declared with conflicting types (reported by the merge) is not checked.
+            type_name: if field.defs.iter().all(|(_, d)| d.type_name == field.type_name) {
+                field.type_name.clone()
+            } else {
+                Arc::from("unknown")
+            },
+            required: is_true(&field.annotations, "_required"),
+            hidden: is_true(&field.annotations, "_hidden_value")
+                || is_true(&field.annotations, "_hidden")
+                || matches!(&*field.type_name, "hidden_string" | "hidden_boolean"),
+            restriction: first_value(&field.annotations, "_restriction").and_then(restriction),
+        })
+        .collect();
+    Some(TypeInfo { kind: merged.kind.clone(), hidden_value: is_true(&merged.values, "_hidden_value"), fields })
+}
+
+impl TypeInfo {
+    /// The field of that name.
+    pub fn field(&self, name: &str) -> Option<&FieldInfo> {
+        self.fields.iter().find(|f| &*f.name == name)
+    }
+}
+
+fn is_true<F>(entries: &[MergedEntry<F>], key: &str) -> bool {
+    matches!(first_value(entries, key), Some(ValueKind::Bool(true)))
+}
+
+fn first_value<'a, F>(entries: &'a [MergedEntry<F>], key: &str) -> Option<&'a ValueKind> {
+    entries.iter().find(|e| &*e.key == key).and_then(|e| e.defs.first()).map(|(_, entry)| &entry.value.kind)
+}
+
+/// Reads a `_restriction = { ... }` object; `enforce_value = false` turns it off.
+fn restriction(value: &ValueKind) -> Option<Restriction> {
+    let ValueKind::Object(entries) = value else { return None };
+    let get = |key: &str| entries.iter().find(|e| &*e.key == key).map(|e| &e.value);
+    if matches!(get("enforce_value").map(|v| &v.kind), Some(ValueKind::Bool(false))) {
+        return None;
+    }
+    let number = |key: &str| match get(key).map(|v| &v.kind) {
+        Some(ValueKind::Number(n)) => Some(n.clone()),
+        _ => None,
+    };
+    let restriction = Restriction {
+        values: match get("values").map(|v| &v.kind) {
+            Some(ValueKind::List(items)) => Some(items.clone()),
+            _ => None,
+        },
+        min: number("min"),
+        max: number("max"),
+        regex: match get("regex").map(|v| &v.kind) {
+            Some(ValueKind::String(s)) => Some(s.clone()),
+            _ => None,
+        },
+        max_length: number("max_length"),
+        max_list_length: number("max_list_length"),
+    };
+    (restriction != Restriction::default()).then_some(restriction)
+}
+
+/// The existing type of the same adapter whose name is closest to a type that does not exist,
+/// when it is close enough to be a likely typo.
+#[salsa::tracked(returns(ref))]
+pub fn type_suggestion<'db>(db: &'db dyn Db, workspace: Workspace, key: ElementKey<'db>) -> Option<ElemId> {
+    let missing = key.id(db);
+    let index = element_index(db, workspace);
+    let types = index.types_by_adapter.get(&missing.adapter)?;
+    let allowed = (missing.type_name.chars().count() / 5).clamp(1, 3);
+    types
+        .iter()
+        .map(|t| (strsim::levenshtein(&t.type_name, &missing.type_name), t))
+        .filter(|(distance, _)| *distance <= allowed)
+        .min_by_key(|(distance, t)| (*distance, t.type_name.clone()))
+        .map(|(_, t)| t.clone())
+}
+
+/// The primitive category a built-in type name stands for.
+pub fn builtin_primitive(name: &str) -> Option<Primitive> {
+    Some(match name {
+        "string" | "serviceid" | "json" | "hidden_string" => Primitive::String,
+        "number" | "serviceid_number" => Primitive::Number,
+        "boolean" | "hidden_boolean" => Primitive::Boolean,
+        "unknown" => Primitive::Unknown,
+        _ => return None,
+    })
+}
