@@ -34,6 +34,9 @@ pub struct Workspace {
     /// Every `.nacl` file, sorted by path.
     #[returns(ref)]
     pub files: Vec<SourceFile>,
+    /// Every file in a static-resources folder, sorted (the targets of `file("...")`).
+    #[returns(ref)]
+    pub static_files: Vec<PathBuf>,
 }
 
 /// The database trait the queries take.

@@ -53,6 +53,7 @@ pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> 
     conflicts(db, workspace, env.as_deref(), file, &mut out);
     references(db, workspace, env.as_deref(), file, &mut out);
     crate::validate::instances(db, workspace, env.as_deref(), file, &mut out);
+    static_files(db, workspace, file, &mut out);
     out.sort_by_key(|d| (d.range.start(), d.range.end()));
     out
 }
@@ -151,5 +152,90 @@ fn visit_value(value: &Value, f: &mut impl FnMut(&str, TextRange, bool)) {
         ValueKind::List(items) => items.iter().for_each(|item| visit_value(item, f)),
         ValueKind::Object(entries) => visit_references(entries, f),
         _ => {}
+    }
+}
+
+/// `file("...")` targets: they must lie inside a static-resources folder and exist there. A path
+/// that leaves the folder is refused and never read.
+fn static_files(db: &dyn Db, workspace: Workspace, file: SourceFile, out: &mut Vec<Diagnostic>) {
+    let layout = workspace.layout(db);
+    let dirs = layout.static_dirs(&layout.source_of(file.path(db)));
+    let existing = workspace.static_files(db);
+    let mut check = |path: &str, range: TextRange| {
+        let Some(relative) = relative_static_path(path) else {
+            out.push(Diagnostic {
+                code: ErrorCode::StaticFileOutsideWorkspace,
+                range,
+                message: format!(
+                    "`{path}` leaves the static-resources folder; `file()` paths are relative to it and stay inside"
+                ),
+                related: Vec::new(),
+            });
+            return;
+        };
+        if !dirs.iter().any(|dir| existing.binary_search(&dir.join(&relative)).is_ok()) {
+            let expected = dirs.first().map(|d| d.join(&relative)).unwrap_or_default();
+            let expected = expected.strip_prefix(&layout.root).unwrap_or(&expected).display().to_string();
+            out.push(Diagnostic {
+                code: ErrorCode::MissingStaticFile,
+                range,
+                message: format!("static file `{path}` does not exist: expected it at `{expected}`"),
+                related: Vec::new(),
+            });
+        }
+    };
+    for fragment in &file_fragments(db, file).fragments {
+        visit_files(&fragment.values, &mut check);
+        for field in fragment.fields.iter().chain(&fragment.annotation_types) {
+            visit_files(&field.annotations, &mut check);
+        }
+    }
+}
+
+/// The path as a relative path that stays inside its folder, or `None` when it is absolute or
+/// climbs out with `..`.
+fn relative_static_path(path: &str) -> Option<PathBuf> {
+    let mut parts: Vec<&str> = Vec::new();
+    if path.starts_with('/') || path.starts_with('\\') || path.get(1..2) == Some(":") {
+        return None;
+    }
+    for part in path.split(['/', '\\']) {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            part => parts.push(part),
+        }
+    }
+    Some(parts.iter().collect())
+}
+
+fn visit_files(entries: &[Entry], f: &mut impl FnMut(&str, TextRange)) {
+    fn visit(value: &Value, f: &mut impl FnMut(&str, TextRange)) {
+        match &value.kind {
+            ValueKind::File { path, .. } => f(path, value.range),
+            ValueKind::List(items) => items.iter().for_each(|item| visit(item, f)),
+            ValueKind::Object(entries) => entries.iter().for_each(|e| visit(&e.value, f)),
+            _ => {}
+        }
+    }
+    for entry in entries {
+        visit(&entry.value, f);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::relative_static_path;
+    use std::path::PathBuf;
+
+    #[test]
+    fn static_paths_stay_inside() {
+        assert_eq!(relative_static_path("a/./b/../c.txt"), Some(PathBuf::from("a/c.txt")));
+        assert_eq!(relative_static_path("../../etc/passwd"), None);
+        assert_eq!(relative_static_path("a/../../b"), None);
+        assert_eq!(relative_static_path("/etc/passwd"), None);
+        assert_eq!(relative_static_path("C:/x"), None);
     }
 }

@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 pub const CONFIG_DIR: &str = "salto.config";
 /// The folder holding environment-specific files.
 pub const ENVS_DIR: &str = "envs";
+/// The folder name `file("...")` paths are relative to.
+pub const STATIC_RESOURCES_DIR: &str = "static-resources";
 
 /// The layout of one workspace.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -81,6 +83,35 @@ impl Layout {
             Source::WorkspaceConfig => false,
             Source::Env(name) => Some(name.as_str()) == env,
         }
+    }
+}
+
+impl Layout {
+    /// The folders `file("...")` paths of a file of `source` are looked up in, most specific first.
+    pub fn static_dirs(&self, source: &Source) -> Vec<PathBuf> {
+        let common = self.root.join(STATIC_RESOURCES_DIR);
+        let env_dir = |env: &str| self.root.join(ENVS_DIR).join(env).join(STATIC_RESOURCES_DIR);
+        match source {
+            Source::Env(env) => vec![env_dir(env), common],
+            Source::Common => {
+                let mut dirs = vec![common];
+                dirs.extend(self.current_env.as_deref().map(env_dir));
+                dirs
+            }
+            Source::AdapterConfig | Source::WorkspaceConfig => {
+                vec![self.root.join(CONFIG_DIR).join("adapters").join(STATIC_RESOURCES_DIR)]
+            }
+        }
+    }
+
+    /// Every folder static files may live in.
+    pub fn all_static_dirs(&self) -> Vec<PathBuf> {
+        let mut dirs = vec![
+            self.root.join(STATIC_RESOURCES_DIR),
+            self.root.join(CONFIG_DIR).join("adapters").join(STATIC_RESOURCES_DIR),
+        ];
+        dirs.extend(self.envs.iter().map(|env| self.root.join(ENVS_DIR).join(env).join(STATIC_RESOURCES_DIR)));
+        dirs
     }
 }
 

@@ -17,6 +17,8 @@ pub struct TypeInfo {
     pub kind: FragmentKind,
     /// `_hidden_value = true` on the type: its values live in Salto's state, not in NaCl.
     pub hidden_value: bool,
+    /// `_additional_properties = false`: instances may only set declared fields.
+    pub closed: bool,
     /// The fields, in definition order.
     pub fields: Vec<FieldInfo>,
 }
@@ -76,7 +78,8 @@ pub fn type_info<'db>(db: &'db dyn Db, workspace: Workspace, key: ElementKey<'db
             restriction: first_value(&field.annotations, "_restriction").and_then(restriction),
         })
         .collect();
-    Some(TypeInfo { kind: merged.kind.clone(), hidden_value: is_true(&merged.values, "_hidden_value"), fields })
+    let closed = matches!(first_value(&merged.values, "_additional_properties"), Some(ValueKind::Bool(false)));
+    Some(TypeInfo { kind: merged.kind.clone(), hidden_value: is_true(&merged.values, "_hidden_value"), closed, fields })
 }
 
 impl TypeInfo {

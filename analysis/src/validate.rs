@@ -14,6 +14,20 @@ use crate::{
 };
 use nacl_syntax::{ErrorCode, TextRange};
 
+/// Keys that are instance annotations, not values (Salto moves them out of the value).
+const INSTANCE_ANNOTATIONS: [&str; 10] = [
+    "_depends_on",
+    "_parent",
+    "_generated_dependencies",
+    "_hidden",
+    "_service_url",
+    "_created_by",
+    "_created_at",
+    "_changed_by",
+    "_changed_at",
+    "_alias",
+];
+
 /// Checks every instance the file defines.
 pub(crate) fn instances(
     db: &dyn Db,
@@ -57,8 +71,14 @@ pub(crate) fn instances(
         let checker = Checker { db, workspace, env };
         let mut found = Vec::new();
         for entry in &fragment.values {
-            if let Some(field) = info.field(&entry.key) {
-                checker.value(field, &entry.key, &entry.value, &mut found);
+            match info.field(&entry.key) {
+                Some(field) => checker.value(field, &entry.key, &entry.value, &mut found),
+                None if info.closed && !INSTANCE_ANNOTATIONS.contains(&&*entry.key) => found.push(warning(
+                    ErrorCode::AdditionalProperty,
+                    entry.key_range,
+                    format!("`{}` is not a field of `{type_id}`, which does not allow other keys (`_additional_properties = false`)", entry.key),
+                )),
+                None => {}
             }
         }
         out.extend(found);

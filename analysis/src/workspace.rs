@@ -59,8 +59,23 @@ pub fn load(root: &Path, env: Option<&str>) -> LoadedWorkspace {
         }
         source_files.push(SourceFile::new(&db, path, Arc::from(file.text)));
     }
-    let workspace = Workspace::new(&db, layout, source_files);
+    let static_files = static_files(&layout);
+    let workspace = Workspace::new(&db, layout, source_files, static_files);
     LoadedWorkspace { db, workspace, load_errors }
+}
+
+/// Every file in the workspace's static-resources folders, sorted. Links are not followed.
+fn static_files(layout: &Layout) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = layout
+        .all_static_dirs()
+        .iter()
+        .filter(|dir| dir.is_dir())
+        .flat_map(|dir| walkdir::WalkDir::new(dir).into_iter().filter_map(|e| e.ok()))
+        .filter(|e| e.file_type().is_file())
+        .map(walkdir::DirEntry::into_path)
+        .collect();
+    found.sort();
+    found
 }
 
 impl LoadedWorkspace {

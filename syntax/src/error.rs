@@ -155,8 +155,14 @@ error_codes! {
     MissingRequiredField = "W0602", "missing required field";
     /// A value outside its field's `_restriction`.
     RestrictionViolation = "W0603", "value outside its restriction";
+    /// A key a type with `_additional_properties = false` does not declare.
+    AdditionalProperty = "W0604", "undeclared key in a closed type";
     /// An instance whose type does not exist although its adapter defines types in NaCl.
     MissingType = "W0605", "instance type does not exist";
+    /// A `file()` call whose target is not in the static-resources folder.
+    MissingStaticFile = "E0606", "missing static file";
+    /// A `file()` call whose path leaves the static-resources folder.
+    StaticFileOutsideWorkspace = "E0607", "static file outside the workspace";
 }
 
 /// How serious a diagnostic is.
