@@ -146,10 +146,12 @@ fn parse_prints_the_tree() {
 }
 
 #[test]
-fn no_arguments_prints_help() {
-    let (code, _, stderr) = nacl_ls(&[]);
-    assert_eq!(code, 2);
-    assert!(stderr.contains("Usage: nacl-ls <COMMAND>"), "{stderr}");
+fn help_lists_the_commands() {
+    let (code, stdout, _) = nacl_ls(&["--help"]);
+    assert_eq!(code, 0);
+    for command in ["check", "elements", "fmt", "serve", "parse"] {
+        assert!(stdout.contains(command), "{command} missing from:\n{stdout}");
+    }
 }
 
 /// A scratch folder for tests that write files, removed when dropped.
@@ -257,4 +259,12 @@ fn elements_lists_merged_elements_with_their_fragments_and_values() {
         ),
         "{stdout}"
     );
+}
+
+#[test]
+fn no_arguments_with_a_pipe_for_stdin_serves_lsp_and_exits_at_end_of_input() {
+    // `output()` gives the child an empty, closed stdin: the server starts and sees the end.
+    let (code, stdout, _) = nacl_ls(&[]);
+    assert_eq!(code, 0);
+    assert!(stdout.is_empty(), "nothing but LSP messages on stdout: {stdout}");
 }

@@ -173,3 +173,54 @@ impl LoadedWorkspace {
             .collect()
     }
 }
+
+impl LoadedWorkspace {
+    /// A workspace at `root` with no files yet (for an editor opened on a single file).
+    pub fn empty(root: &Path) -> LoadedWorkspace {
+        let db = RootDatabase::default();
+        let layout = Layout { root: root.to_path_buf(), envs: Vec::new(), current_env: None };
+        let workspace = Workspace::new(&db, layout, Vec::new(), Vec::new());
+        LoadedWorkspace { db, workspace, load_errors: Vec::new() }
+    }
+
+    /// The file at `path`, if the workspace has it.
+    pub fn file(&self, path: &Path) -> Option<SourceFile> {
+        let files = self.workspace.files(&self.db);
+        files.binary_search_by(|f| f.path(&self.db).as_path().cmp(path)).ok().map(|i| files[i])
+    }
+
+    /// The current text of the file at `path`.
+    pub fn text_of(&self, path: &Path) -> Option<Arc<str>> {
+        self.file(path).map(|f| f.text(&self.db).clone())
+    }
+
+    /// Sets the text of the file at `path` (an editor's buffer), adding the file if it is new.
+    pub fn set_file_text(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
+        use salsa::Setter;
+        if let Some(file) = self.file(path) {
+            if **file.text(&self.db) != *text {
+                file.set_text(&mut self.db).to(text);
+            }
+            return file;
+        }
+        let file = SourceFile::new(&self.db, path.to_path_buf(), text);
+        let mut files = self.workspace.files(&self.db).clone();
+        let at = files.partition_point(|f| f.path(&self.db).as_path() < path);
+        files.insert(at, file);
+        self.workspace.set_files(&mut self.db).to(files);
+        file
+    }
+
+    /// Sets a file back to its text on disk (when an editor closes it without saving).
+    pub fn reload_file(&mut self, path: &Path) {
+        if self.file(path).is_some() {
+            let text = files::load(path).text;
+            self.set_file_text(path, Arc::from(text));
+        }
+    }
+
+    /// The diagnostics of one file.
+    pub fn file_diagnostics(&self, file: SourceFile) -> Vec<Diagnostic> {
+        file_diagnostics(&self.db, self.workspace, file).clone()
+    }
+}

@@ -58,6 +58,60 @@ impl LineIndex {
     }
 }
 
+/// The unit LSP positions count columns in, as negotiated with the client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    /// UTF-8 bytes.
+    Utf8,
+    /// UTF-16 code units (the LSP default).
+    Utf16,
+}
+
+impl LineIndex {
+    /// The LSP position (line, column in `encoding` units) of a byte offset.
+    pub fn to_lsp(&self, text: &str, offset: TextSize, encoding: Encoding) -> (u32, u32) {
+        let LineCol { line, col } = self.line_col(offset);
+        match encoding {
+            Encoding::Utf8 => (line, col),
+            Encoding::Utf16 => {
+                let start = usize::from(self.line_starts[line as usize]);
+                let units = text[start..start + col as usize].encode_utf16().count();
+                (line, units as u32)
+            }
+        }
+    }
+
+    /// The byte offset of an LSP position; positions past the end of a line or of the text are
+    /// clamped to it, and a column inside a character moves to its start.
+    pub fn offset(&self, text: &str, line: u32, column: u32, encoding: Encoding) -> TextSize {
+        let Some(&start) = self.line_starts.get(line as usize) else { return self.len };
+        let range = self.line_range(line, text);
+        let content = &text[range];
+        let bytes = match encoding {
+            Encoding::Utf8 => {
+                let mut at = (column as usize).min(content.len());
+                while !content.is_char_boundary(at) {
+                    at -= 1;
+                }
+                at
+            }
+            Encoding::Utf16 => {
+                let mut units = 0u32;
+                let mut at = content.len();
+                for (index, c) in content.char_indices() {
+                    if units + c.len_utf16() as u32 > column {
+                        at = index;
+                        break;
+                    }
+                    units += c.len_utf16() as u32;
+                }
+                at
+            }
+        };
+        start + TextSize::from(bytes as u32)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,5 +127,22 @@ mod tests {
         assert_eq!(at(7), LineCol { line: 3, col: 0 });
         assert_eq!(index.line_range(1, text), TextRange::new(2.into(), 3.into()));
         assert_eq!(at(100), LineCol { line: 3, col: 1 });
+    }
+
+    #[test]
+    fn lsp_positions_in_both_encodings() {
+        let text = "a😀b\r\nxé";
+        let index = LineIndex::new(text);
+        // `b` is after one 4-byte character: UTF-8 column 5, UTF-16 column 3.
+        assert_eq!(index.to_lsp(text, 5.into(), Encoding::Utf8), (0, 5));
+        assert_eq!(index.to_lsp(text, 5.into(), Encoding::Utf16), (0, 3));
+        assert_eq!(index.offset(text, 0, 3, Encoding::Utf16), 5.into());
+        assert_eq!(
+            index.offset(text, 0, 2, Encoding::Utf16),
+            1.into(),
+            "inside the surrogate pair: the character's start"
+        );
+        assert_eq!(index.offset(text, 1, 99, Encoding::Utf16), TextSize::of(text), "past the line end: clamped");
+        assert_eq!(index.offset(text, 9, 0, Encoding::Utf8), TextSize::of(text), "past the last line: the end");
     }
 }

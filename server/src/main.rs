@@ -4,6 +4,7 @@
 mod cli;
 mod diagnostics;
 mod line_index;
+mod lsp;
 
 use clap::{Parser, Subcommand};
 
@@ -65,6 +66,8 @@ enum Command {
         #[arg(long)]
         diff: bool,
     },
+    /// Serve the Language Server Protocol over stdin and stdout (what editors start).
+    Serve,
     /// Parse one file and print its errors, and with `--tree` its concrete syntax tree.
     Parse {
         /// The file to parse.
@@ -76,8 +79,13 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // An editor starts the server with no arguments and stdin connected to a pipe.
+    if std::env::args_os().len() == 1 && !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        return finish(lsp::serve());
+    }
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Serve => lsp::serve(),
         Command::Check { paths, env, deny_warnings, format } => {
             cli::check::run(cli::check::CheckArgs { paths, env, deny_warnings, format })
         }
@@ -96,6 +104,11 @@ fn main() -> ExitCode {
         }
         Command::Parse { file, tree } => cli::parse::run(&file, tree),
     };
+    finish(result)
+}
+
+/// The process's exit code for a command's result.
+fn finish(result: std::io::Result<ExitCode>) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(err) => {
