@@ -187,3 +187,37 @@ fn utf16_positions_count_surrogate_pairs() {
     client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn definition_finds_every_fragment_across_files() {
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/demo").canonicalize().expect("the demo");
+    let file = demo.join("salesforce/Records/ApexClass/GreetingService.nacl");
+    let text = std::fs::read_to_string(&file).expect("read");
+    let file_uri = uri(&file);
+    let mut client = Client::start();
+    client.request("initialize", json!({ "processId": null, "rootUri": uri(&demo), "capabilities": {} }));
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": file_uri, "languageId": "nacl", "version": 1, "text": text } }),
+    );
+    // `salesforce.Account` in the header `salesforce.Account Acme {` (line 13, zero-based 12).
+    let result = client.request(
+        "textDocument/definition",
+        json!({ "textDocument": { "uri": file_uri }, "position": { "line": 12, "character": 12 } }),
+    );
+    let mut targets: Vec<String> = result
+        .as_array()
+        .expect("locations")
+        .iter()
+        .map(|l| {
+            format!(
+                "{} {}",
+                l["uri"].as_str().unwrap_or_default().rsplit('/').next().unwrap_or_default(),
+                l["range"]["start"]["line"]
+            )
+        })
+        .collect();
+    targets.sort();
+    assert_eq!(targets, ["AccountAnnotations.nacl 0", "AccountCustomFields.nacl 0"]);
+    client.shutdown();
+}

@@ -49,3 +49,51 @@ fn fixture_workspaces() {
         expect_test::expect_file![root.with_extension("diagnostics")].assert_eq(&dump(&root));
     }
 }
+
+/// Go to definition from every kind of place an element ID appears, in the demo workspace.
+#[test]
+fn definitions_in_the_demo_workspace() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/demo");
+    let loaded = workspace::load(&root, None);
+    let file = root.join("salesforce/Records/ApexClass/GreetingService.nacl");
+    let text = std::fs::read_to_string(&file).expect("the demo file");
+    // Targets of the definition at the first occurrence of `needle` (plus `skip` bytes).
+    let definition = |needle: &str, skip: usize| -> Vec<String> {
+        let at = text.find(needle).unwrap_or_else(|| panic!("{needle} in the demo")) + skip;
+        let mut found: Vec<String> = loaded
+            .definition(&file, nacl_syntax::TextSize::from(at as u32))
+            .iter()
+            .map(|t| {
+                let target = std::fs::read_to_string(&t.path).unwrap_or_default();
+                let line = target[..usize::from(t.range.start())].matches('\n').count() + 1;
+                format!("{}:{line}", t.path.strip_prefix(&root).unwrap_or(&t.path).display())
+            })
+            .collect();
+        found.sort();
+        found
+    };
+    // A reference inside `${ }` of a multiline string: the field of a split type.
+    assert_eq!(definition("Account.field.Region__c", 2), ["salesforce/Objects/Account/AccountCustomFields.nacl:2"]);
+    // The type label of an instance header: both fragments of the type.
+    assert_eq!(
+        definition("salesforce.Account Acme", 3),
+        [
+            "salesforce/Objects/Account/AccountAnnotations.nacl:1",
+            "salesforce/Objects/Account/AccountCustomFields.nacl:1"
+        ]
+    );
+    // An instance name: every fragment of the instance, in common and in the environment.
+    assert_eq!(
+        definition("Acme {", 1),
+        ["envs/prod/salesforce/Records/Account/Acme.nacl:1", "salesforce/Records/ApexClass/GreetingService.nacl:13"]
+    );
+    // An attribute key of an instance: the field it sets.
+    assert_eq!(definition("Active__c = true", 1), ["salesforce/Objects/Account/AccountCustomFields.nacl:14"]);
+    // A file() path: the static file.
+    assert_eq!(
+        definition("GreetingService.cls", 1),
+        ["envs/prod/static-resources/salesforce/classes/GreetingService.cls:1"]
+    );
+    // A quoted generic field type names its inner type; punctuation names nothing.
+    assert!(definition("{\n  Region__c", 0).is_empty());
+}

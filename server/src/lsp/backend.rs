@@ -73,6 +73,8 @@ impl LanguageServer for Backend {
                     change: Some(TextDocumentSyncKind::INCREMENTAL),
                     ..TextDocumentSyncOptions::default()
                 })),
+                definition_provider: Some(OneOf::Left(true)),
+                declaration_provider: Some(DeclarationCapability::Simple(true)),
                 document_formatting_provider: Some(OneOf::Left(true)),
                 document_range_formatting_provider: Some(OneOf::Left(true)),
                 ..ServerCapabilities::default()
@@ -101,6 +103,18 @@ impl LanguageServer for Backend {
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let _ = self.send(Message::Close { uri: params.text_document.uri });
+    }
+
+    async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
+        let at = params.text_document_position_params;
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        self.send(Message::Definition { uri: at.text_document.uri, position: at.position, reply })?;
+        let locations = answer.await.map_err(|_| Error::internal_error())?;
+        Ok((!locations.is_empty()).then_some(GotoDefinitionResponse::Array(locations)))
+    }
+
+    async fn goto_declaration(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
+        self.goto_definition(params).await
     }
 
     async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {

@@ -48,6 +48,15 @@ pub enum Message {
         /// The document.
         uri: Uri,
     },
+    /// Find the definitions of the symbol at a position.
+    Definition {
+        /// The document.
+        uri: Uri,
+        /// The position.
+        position: Position,
+        /// Where to send the locations.
+        reply: oneshot::Sender<Vec<Location>>,
+    },
     /// Format a document (or a range of it).
     Format {
         /// The document.
@@ -150,6 +159,9 @@ impl Writer {
                 changed.remove(uri.as_str());
                 let _ = self.publish.send(Publish { uri, version: None, diagnostics: Vec::new() });
             }
+            Message::Definition { uri, position, reply } => {
+                let _ = reply.send(self.definition(&uri, position).unwrap_or_default());
+            }
             Message::Format { uri, range, reply } => {
                 let edits = self.documents.get(&uri).map(|d| format(&d.text, range, self.encoding));
                 let _ = reply.send(edits);
@@ -160,6 +172,26 @@ impl Writer {
     /// The workspace a file belongs to; a file opened without a workspace folder gets one of its own.
     fn workspace_for(&mut self, path: &Path) -> &mut LoadedWorkspace {
         self.workspace.get_or_insert_with(|| LoadedWorkspace::empty(path.parent().unwrap_or(path)))
+    }
+
+    fn definition(&self, uri: &Uri, position: Position) -> Option<Vec<Location>> {
+        let document = self.documents.get(uri)?;
+        let workspace = self.workspace.as_ref()?;
+        let offset =
+            LineIndex::new(&document.text).offset(&document.text, position.line, position.character, self.encoding);
+        let locations = workspace
+            .definition(&document.path, offset)
+            .into_iter()
+            .filter_map(|target| {
+                // Static files are not analysed: point at their start.
+                let range = match workspace.text_of(&target.path) {
+                    Some(text) => to_range(&text, &LineIndex::new(&text), target.range, self.encoding),
+                    None => Range::default(),
+                };
+                Some(Location { uri: Uri::from_file_path(&target.path)?, range })
+            })
+            .collect();
+        Some(locations)
     }
 
     fn diagnostics(&self, uri_text: &str) -> Option<Publish> {

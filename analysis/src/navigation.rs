@@ -1,0 +1,175 @@
+//! Go to definition: from an element ID anywhere in a file to every fragment that defines it.
+
+use crate::{
+    db::{element_files, file_fragments},
+    elem_id::{ElemId, IdType, container_inner},
+    workspace::LoadedWorkspace,
+};
+use nacl_syntax::{
+    SyntaxKind::*,
+    SyntaxNode, TextRange, TextSize,
+    ast::{AstNodeExt, Block, Label},
+};
+use std::path::{Path, PathBuf};
+
+/// A place a definition is: a file and a range in it (empty for a whole static file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    /// The file.
+    pub path: PathBuf,
+    /// Where in it.
+    pub range: TextRange,
+}
+
+/// What the cursor is on.
+enum Symbol {
+    /// An element ID (a reference, a template, a type or instance label).
+    Element(ElemId),
+    /// A field of a type (an instance's attribute key).
+    Field(ElemId, String),
+    /// A `file("...")` path.
+    StaticFile(String),
+}
+
+impl LoadedWorkspace {
+    /// The definitions of the symbol at `offset` in the file at `path`: every fragment of an
+    /// element, the field of an attribute key, or the static file of a `file()` path.
+    pub fn definition(&self, path: &Path, offset: TextSize) -> Vec<Target> {
+        let Some(text) = self.text_of(path) else { return Vec::new() };
+        let root = nacl_syntax::parse(&text).syntax();
+        let Some(symbol) = symbol_at(&root, offset) else { return Vec::new() };
+        let layout = self.workspace.layout(&self.db);
+        let env = layout.env_of(path);
+        match symbol {
+            Symbol::Element(id) => self.element_targets(env.as_deref(), &id),
+            Symbol::Field(type_id, field) => self.field_targets(env.as_deref(), &type_id, &field),
+            Symbol::StaticFile(relative) => layout
+                .static_dirs(&layout.source_of(path))
+                .into_iter()
+                .map(|dir| dir.join(&relative))
+                .filter(|candidate| self.workspace.static_files(&self.db).binary_search(candidate).is_ok())
+                .map(|path| Target { path, range: TextRange::empty(0.into()) })
+                .collect(),
+        }
+    }
+
+    fn element_targets(&self, env: Option<&str>, id: &ElemId) -> Vec<Target> {
+        if id.id_type == IdType::Field
+            && let Some(field) = id.name_parts.first()
+        {
+            let targets = self.field_targets(env, &id.type_of(), field);
+            if !targets.is_empty() {
+                return targets;
+            }
+        }
+        let (top, _) = id.top_level();
+        element_files(&self.db, self.workspace, env, &top)
+            .into_iter()
+            .flat_map(|file| {
+                let path = file.path(&self.db).clone();
+                file_fragments(&self.db, file)
+                    .fragments
+                    .iter()
+                    .filter(|f| f.id == top)
+                    .map(|f| Target { path: path.clone(), range: f.header_range })
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    fn field_targets(&self, env: Option<&str>, type_id: &ElemId, field: &str) -> Vec<Target> {
+        element_files(&self.db, self.workspace, env, type_id)
+            .into_iter()
+            .flat_map(|file| {
+                let path = file.path(&self.db).clone();
+                file_fragments(&self.db, file)
+                    .fragments
+                    .iter()
+                    .filter(|f| &f.id == type_id)
+                    .flat_map(|f| f.fields.iter().filter(|d| &*d.name == field))
+                    .map(|d| Target { path: path.clone(), range: d.name_range })
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+}
+
+/// The symbol at `offset`, preferring a word over punctuation next to it.
+fn symbol_at(root: &SyntaxNode, offset: TextSize) -> Option<Symbol> {
+    let token = root.token_at_offset(offset).max_by_key(|t| matches!(t.kind(), IDENT | STRING_TEXT))?;
+    let parent = token.parent()?;
+    match (token.kind(), parent.kind()) {
+        (IDENT, REFERENCE | TEMPLATE) => ElemId::parse(token.text()).ok().map(Symbol::Element),
+        (IDENT, LABEL) => label_symbol(&parent),
+        (STRING_TEXT, STRING) => {
+            let string_parent = parent.parent()?;
+            match string_parent.kind() {
+                LABEL => label_symbol(&string_parent),
+                ARG_LIST => file_argument(&parent, &string_parent),
+                _ => None,
+            }
+        }
+        (IDENT, KEY) => key_symbol(&parent),
+        _ => None,
+    }
+}
+
+/// The type a type label names: `"List<salto.x>"` names `salto.x`.
+fn type_label(text: &str) -> Option<ElemId> {
+    let mut name = text;
+    while let Some(inner) = container_inner(name) {
+        name = inner;
+    }
+    ElemId::parse(name).ok().filter(|id| id.id_type == IdType::Type)
+}
+
+/// A label of a block header: the type it names, or the element the header defines.
+fn label_symbol(label: &SyntaxNode) -> Option<Symbol> {
+    let block = Block::cast(label.parent()?)?;
+    let labels: Vec<Label> = block.labels().collect();
+    let position = labels.iter().position(|l| l.syntax() == label)?;
+    let texts: Vec<String> = labels.iter().map(|l| l.text().into_owned()).collect();
+    let top_level = block.syntax().parent().is_some_and(|p| p.kind() == SOURCE_FILE);
+    let id = match (top_level, texts.first().map(String::as_str), position) {
+        // `type x`, `settings x`: the type itself; `is <meta>`: the meta type.
+        (true, Some("type" | "settings"), 1) | (true, Some("type" | "settings"), 3) => type_label(&texts[position]),
+        // `<type> <name>`: the type, or the instance itself.
+        (true, _, 0) if texts.len() <= 2 => type_label(&texts[0]),
+        (true, _, 1) if texts.len() == 2 => {
+            let type_id = type_label(&texts[0])?;
+            Some(ElemId { name_parts: vec![texts[1].clone()], id_type: IdType::Instance, ..type_id })
+        }
+        // A field or annotation type: `<type> <name>`.
+        (false, _, 0) => type_label(&texts[0]),
+        _ => None,
+    }?;
+    Some(Symbol::Element(id))
+}
+
+/// An attribute key of an instance: the field of the instance's type.
+fn key_symbol(key: &SyntaxNode) -> Option<Symbol> {
+    let attribute = key.parent()?;
+    let body = attribute.parent().filter(|b| b.kind() == BODY)?;
+    let block = Block::cast(body.parent()?)?;
+    if block.syntax().parent().is_none_or(|p| p.kind() != SOURCE_FILE) {
+        return None;
+    }
+    let labels = block.label_texts();
+    if matches!(labels.first().map(String::as_str), Some("type" | "settings" | "vars")) || labels.len() > 2 {
+        return None;
+    }
+    let type_id = type_label(labels.first()?)?;
+    Some(Symbol::Field(type_id, key.text().to_string()))
+}
+
+/// The path argument of a `file("...")` call.
+fn file_argument(string: &SyntaxNode, arg_list: &SyntaxNode) -> Option<Symbol> {
+    let call = arg_list.parent().filter(|c| c.kind() == CALL)?;
+    let name = call.children_with_tokens().filter_map(|e| e.into_token()).find(|t| t.kind() == IDENT)?;
+    let first_arg = arg_list.children().next()?;
+    if name.text() != "file" || &first_arg != string {
+        return None;
+    }
+    let value = nacl_syntax::ast::StringLit::cast(string.clone())?.value();
+    Some(Symbol::StaticFile(value))
+}
