@@ -189,7 +189,7 @@ fn utf16_positions_count_surrogate_pairs() {
 }
 
 #[test]
-fn definition_finds_every_fragment_across_files() {
+fn definition_and_hover_across_files() {
     let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/demo").canonicalize().expect("the demo");
     let file = demo.join("salesforce/Records/ApexClass/GreetingService.nacl");
     let text = std::fs::read_to_string(&file).expect("read");
@@ -219,5 +219,15 @@ fn definition_finds_every_fragment_across_files() {
         .collect();
     targets.sort();
     assert_eq!(targets, ["AccountAnnotations.nacl 0", "AccountCustomFields.nacl 0"]);
+    let hover = client.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": file_uri }, "position": { "line": 12, "character": 12 } }),
+    );
+    assert_eq!(hover["contents"]["kind"], "markdown");
+    assert!(
+        hover["contents"]["value"].as_str().unwrap_or_default().starts_with("**type, 3 fields** `salesforce.Account`"),
+        "{hover}"
+    );
+    assert_eq!(hover["range"]["start"], json!({ "line": 12, "character": 0 }));
     client.shutdown();
 }

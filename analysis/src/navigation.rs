@@ -1,8 +1,10 @@
-//! Go to definition: from an element ID anywhere in a file to every fragment that defines it.
+//! Go to definition and hover: from an element ID, field key, core annotation or `file()` path
+//! anywhere in a file to what it names.
 
 use crate::{
     db::{element_files, file_fragments},
-    elem_id::{ElemId, IdType, container_inner},
+    elem_id::{ElemId, IdType, container_inner, decode_nacl_case},
+    fragments::FragmentKind,
     workspace::LoadedWorkspace,
 };
 use nacl_syntax::{
@@ -29,6 +31,17 @@ enum Symbol {
     Field(ElemId, String),
     /// A `file("...")` path.
     StaticFile(String),
+    /// A core annotation key such as `_required`.
+    CoreAnnotation(&'static crate::builtins::CoreAnnotation),
+}
+
+/// What hovering over a symbol shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HoverInfo {
+    /// The symbol's range.
+    pub range: TextRange,
+    /// Markdown.
+    pub markdown: String,
 }
 
 impl LoadedWorkspace {
@@ -37,7 +50,7 @@ impl LoadedWorkspace {
     pub fn definition(&self, path: &Path, offset: TextSize) -> Vec<Target> {
         let Some(text) = self.text_of(path) else { return Vec::new() };
         let root = nacl_syntax::parse(&text).syntax();
-        let Some(symbol) = symbol_at(&root, offset) else { return Vec::new() };
+        let Some((symbol, _)) = symbol_at(&root, offset) else { return Vec::new() };
         let layout = self.workspace.layout(&self.db);
         let env = layout.env_of(path);
         match symbol {
@@ -50,7 +63,90 @@ impl LoadedWorkspace {
                 .filter(|candidate| self.workspace.static_files(&self.db).binary_search(candidate).is_ok())
                 .map(|path| Target { path, range: TextRange::empty(0.into()) })
                 .collect(),
+            Symbol::CoreAnnotation(_) => Vec::new(),
         }
+    }
+
+    /// What to show when hovering at `offset` in the file at `path`.
+    pub fn hover(&self, path: &Path, offset: TextSize) -> Option<HoverInfo> {
+        let text = self.text_of(path)?;
+        let root = nacl_syntax::parse(&text).syntax();
+        let (symbol, range) = symbol_at(&root, offset)?;
+        let env = self.workspace.layout(&self.db).env_of(path);
+        let markdown = match symbol {
+            Symbol::CoreAnnotation(a) => {
+                format!(
+                    "**`{}`**: core annotation\n\nType `{}`, on {}.\n\n{}",
+                    a.name, a.value_type, a.applies_to, a.meaning
+                )
+            }
+            Symbol::StaticFile(relative) => {
+                let found = !self.definition(path, offset).is_empty();
+                format!("static file `{relative}`{}", if found { "" } else { " (missing)" })
+            }
+            Symbol::Field(type_id, field) => self.field_hover(env.as_deref(), &type_id, &field)?,
+            Symbol::Element(id) => self.element_hover(env.as_deref(), &id)?,
+        };
+        Some(HoverInfo { range, markdown })
+    }
+
+    fn field_hover(&self, env: Option<&str>, type_id: &ElemId, field: &str) -> Option<String> {
+        let merged = crate::db::merged_element(&self.db, self.workspace, env, type_id)?;
+        let field = merged.field(field)?;
+        let mut out = format!("**field** `{}` of `{type_id}`\n\nType `{}`", field.name, field.type_name);
+        for entry in &field.annotations {
+            if let Some((_, definition)) = entry.defs.first() {
+                out.push_str(&format!("\n- `{}` = {}", entry.key, short_value(&definition.value)));
+            }
+        }
+        Some(out)
+    }
+
+    fn element_hover(&self, env: Option<&str>, id: &ElemId) -> Option<String> {
+        if id.adapter.is_empty() && crate::elem_id::BUILTIN_TYPES.contains(&id.type_name.as_str()) {
+            return Some(format!("**built-in type** `{}`", id.type_name));
+        }
+        if id.id_type == IdType::Field
+            && let Some(field) = id.name_parts.first()
+            && let Some(hover) = self.field_hover(env, &id.type_of(), field)
+        {
+            return Some(hover);
+        }
+        let (top, path) = id.top_level();
+        let Some(merged) = crate::db::merged_element(&self.db, self.workspace, env, &top) else {
+            return Some(format!(
+                "`{top}` does not exist{}",
+                env.map(|e| format!(" in environment `{e}`")).unwrap_or_default()
+            ));
+        };
+        let kind = match &merged.kind {
+            FragmentKind::Object { settings: true, .. } => "settings type".to_owned(),
+            FragmentKind::Object { .. } => format!("type, {} fields", merged.fields.len()),
+            FragmentKind::Primitive(p) => format!("primitive type ({})", p.as_str()),
+            FragmentKind::Instance => "instance".to_owned(),
+            FragmentKind::Variable => "variable".to_owned(),
+        };
+        let mut out = format!("**{kind}** `{top}`");
+        if let Some(decoded) = top.name_parts.last().or(Some(&top.type_name)).and_then(|n| decode_nacl_case(n)) {
+            out.push_str(&format!("\n\nName: {decoded}"));
+        }
+        if let Some(alias) = merged.value("_alias").and_then(|e| e.defs.first()) {
+            out.push_str(&format!("\n\nAlias: {}", short_value(&alias.1.value)));
+        }
+        if !path.is_empty() {
+            out.push_str(&format!("\n\nPath: `{}`", path.join(".")));
+        }
+        let root = &self.workspace.layout(&self.db).root;
+        let places: Vec<String> = merged
+            .fragments
+            .iter()
+            .map(|(file, _, _)| {
+                let path = file.path(&self.db);
+                format!("`{}`", path.strip_prefix(root).unwrap_or(path).display())
+            })
+            .collect();
+        out.push_str(&format!("\n\nDefined in {}", places.join(", ")));
+        Some(out)
     }
 
     fn element_targets(&self, env: Option<&str>, id: &ElemId) -> Vec<Target> {
@@ -94,11 +190,11 @@ impl LoadedWorkspace {
     }
 }
 
-/// The symbol at `offset`, preferring a word over punctuation next to it.
-fn symbol_at(root: &SyntaxNode, offset: TextSize) -> Option<Symbol> {
+/// The symbol at `offset` and its range, preferring a word over punctuation next to it.
+fn symbol_at(root: &SyntaxNode, offset: TextSize) -> Option<(Symbol, TextRange)> {
     let token = root.token_at_offset(offset).max_by_key(|t| matches!(t.kind(), IDENT | STRING_TEXT))?;
     let parent = token.parent()?;
-    match (token.kind(), parent.kind()) {
+    let symbol = match (token.kind(), parent.kind()) {
         (IDENT, REFERENCE | TEMPLATE) => ElemId::parse(token.text()).ok().map(Symbol::Element),
         (IDENT, LABEL) => label_symbol(&parent),
         (STRING_TEXT, STRING) => {
@@ -109,9 +205,31 @@ fn symbol_at(root: &SyntaxNode, offset: TextSize) -> Option<Symbol> {
                 _ => None,
             }
         }
-        (IDENT, KEY) => key_symbol(&parent),
+        (IDENT, KEY) => match crate::builtins::core_annotation(token.text()) {
+            Some(annotation) => Some(Symbol::CoreAnnotation(annotation)),
+            None => key_symbol(&parent),
+        },
         _ => None,
-    }
+    }?;
+    Some((symbol, token.text_range()))
+}
+
+/// A value in a few characters, for hover.
+fn short_value(value: &crate::fragments::Value) -> String {
+    use crate::fragments::ValueKind;
+    let text = match &value.kind {
+        ValueKind::String(s) => format!("{s:?}"),
+        ValueKind::Number(n) => n.to_string(),
+        ValueKind::Bool(b) => b.to_string(),
+        ValueKind::Reference(r) => format!("`{}`", r.text),
+        ValueKind::Template(_) => "a template string".to_owned(),
+        ValueKind::List(items) => format!("a list of {}", items.len()),
+        ValueKind::Object(entries) if entries.len() == 1 => "an object with 1 key".to_owned(),
+        ValueKind::Object(entries) => format!("an object with {} keys", entries.len()),
+        ValueKind::File { path, .. } => format!("file({path:?})"),
+        ValueKind::Invalid => "?".to_owned(),
+    };
+    if text.chars().count() > 60 { format!("{}…", text.chars().take(59).collect::<String>()) } else { text }
 }
 
 /// The type a type label names: `"List<salto.x>"` names `salto.x`.

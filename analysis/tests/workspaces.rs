@@ -97,3 +97,51 @@ fn definitions_in_the_demo_workspace() {
     // A quoted generic field type names its inner type; punctuation names nothing.
     assert!(definition("{\n  Region__c", 0).is_empty());
 }
+
+/// Hover over a core annotation, a type, a field key, an instance and a static file in the demo.
+#[test]
+fn hovers_in_the_demo_workspace() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/demo");
+    let loaded = workspace::load(&root, None);
+    let hover = |relative: &str, needle: &str, skip: usize| -> String {
+        let file = root.join(relative);
+        let text = std::fs::read_to_string(&file).expect("the demo file");
+        let at = text.find(needle).unwrap_or_else(|| panic!("{needle} in {relative}")) + skip;
+        loaded.hover(&file, nacl_syntax::TextSize::from(at as u32)).map(|h| h.markdown).unwrap_or_default()
+    };
+    let apex = "salesforce/Records/ApexClass/GreetingService.nacl";
+    let fields = "salesforce/Objects/Account/AccountCustomFields.nacl";
+    let all = [
+        hover(fields, "_required", 1),
+        hover(apex, "salesforce.Account Acme", 3),
+        hover(apex, "Region__c = ", 1),
+        hover(apex, "Acme {", 1),
+        hover(apex, "GreetingService.cls", 1),
+    ]
+    .join("\n----\n");
+    expect_test::expect![[r#"
+        **`_required`**: core annotation
+
+        Type `boolean`, on fields.
+
+        Instances must set a value for this field. Default: `false`.
+        ----
+        **type, 3 fields** `salesforce.Account`
+
+        Defined in `salesforce/Objects/Account/AccountAnnotations.nacl`, `salesforce/Objects/Account/AccountCustomFields.nacl`
+        ----
+        **field** `Region__c` of `salesforce.Account`
+
+        Type `salesforce.Text`
+        - `label` = "Region"
+        - `length` = 80
+        - `_required` = true
+        - `_restriction` = an object with 1 key
+        ----
+        **instance** `salesforce.Account.instance.Acme`
+
+        Defined in `envs/prod/salesforce/Records/Account/Acme.nacl`, `salesforce/Records/ApexClass/GreetingService.nacl`
+        ----
+        static file `salesforce/classes/GreetingService.cls`"#]]
+    .assert_eq(&all);
+}

@@ -74,6 +74,7 @@ impl LanguageServer for Backend {
                     ..TextDocumentSyncOptions::default()
                 })),
                 definition_provider: Some(OneOf::Left(true)),
+                hover_provider: Some(HoverProviderCapability::Simple(true)),
                 declaration_provider: Some(DeclarationCapability::Simple(true)),
                 document_formatting_provider: Some(OneOf::Left(true)),
                 document_range_formatting_provider: Some(OneOf::Left(true)),
@@ -115,6 +116,13 @@ impl LanguageServer for Backend {
 
     async fn goto_declaration(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
         self.goto_definition(params).await
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let at = params.text_document_position_params;
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        self.send(Message::Hover { uri: at.text_document.uri, position: at.position, reply })?;
+        answer.await.map_err(|_| Error::internal_error())
     }
 
     async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {

@@ -12,8 +12,8 @@ use std::{
 };
 use tokio::sync::{mpsc::UnboundedSender, oneshot};
 use tower_lsp_server::ls_types::{
-    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Position, Range,
-    TextDocumentContentChangeEvent, TextEdit, Uri,
+    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Hover, HoverContents, Location, MarkupContent,
+    MarkupKind, NumberOrString, Position, Range, TextDocumentContentChangeEvent, TextEdit, Uri,
 };
 
 /// What the handlers send the writer, in arrival order.
@@ -56,6 +56,15 @@ pub enum Message {
         position: Position,
         /// Where to send the locations.
         reply: oneshot::Sender<Vec<Location>>,
+    },
+    /// Describe the symbol at a position.
+    Hover {
+        /// The document.
+        uri: Uri,
+        /// The position.
+        position: Position,
+        /// Where to send the description.
+        reply: oneshot::Sender<Option<Hover>>,
     },
     /// Format a document (or a range of it).
     Format {
@@ -162,6 +171,9 @@ impl Writer {
             Message::Definition { uri, position, reply } => {
                 let _ = reply.send(self.definition(&uri, position).unwrap_or_default());
             }
+            Message::Hover { uri, position, reply } => {
+                let _ = reply.send(self.hover(&uri, position));
+            }
             Message::Format { uri, range, reply } => {
                 let edits = self.documents.get(&uri).map(|d| format(&d.text, range, self.encoding));
                 let _ = reply.send(edits);
@@ -192,6 +204,18 @@ impl Writer {
             })
             .collect();
         Some(locations)
+    }
+
+    fn hover(&self, uri: &Uri, position: Position) -> Option<Hover> {
+        let document = self.documents.get(uri)?;
+        let workspace = self.workspace.as_ref()?;
+        let index = LineIndex::new(&document.text);
+        let offset = index.offset(&document.text, position.line, position.character, self.encoding);
+        let info = workspace.hover(&document.path, offset)?;
+        Some(Hover {
+            contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: info.markdown }),
+            range: Some(to_range(&document.text, &index, info.range, self.encoding)),
+        })
     }
 
     fn diagnostics(&self, uri_text: &str) -> Option<Publish> {
