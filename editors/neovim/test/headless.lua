@@ -1,0 +1,83 @@
+-- A headless Neovim session against the real nacl-ls: open the demo workspace, wait for
+-- diagnostics, then check definition, hover and formatting through Neovim's own LSP client.
+-- Run from the repository root: NACL_LS=target/debug/nacl-ls nvim --headless --clean -l editors/neovim/test/headless.lua
+local root = vim.fn.getcwd()
+vim.opt.runtimepath:prepend(root .. "/editors/neovim")
+vim.cmd.runtime("plugin/nacl.lua")
+
+local failures = {}
+local function check(ok, what)
+  print((ok and "ok   " or "FAIL ") .. what)
+  if not ok then
+    table.insert(failures, what)
+  end
+end
+
+local function open(path)
+  vim.cmd.edit(vim.fn.fnameescape(root .. "/" .. path))
+  local buf = vim.api.nvim_get_current_buf()
+  local attached = vim.wait(10000, function()
+    return #vim.lsp.get_clients({ bufnr = buf, name = "nacl_ls" }) > 0
+  end)
+  check(attached, "the client attaches to " .. path)
+  return buf
+end
+
+local function position(buf, line, needle)
+  local text = vim.api.nvim_buf_get_lines(buf, line, line + 1, false)[1]
+  return { line = line, character = (text:find(needle, 1, true) or 1) - 1 + 2 }
+end
+
+-- Diagnostics.
+local buf = open("tests/demo/salesforce/Records/ApexClass/GreetingService.nacl")
+check(vim.bo[buf].filetype == "nacl", "the filetype is nacl")
+local got = vim.wait(10000, function()
+  return #vim.diagnostic.get(buf) >= 2
+end)
+local codes = {}
+for _, d in ipairs(vim.diagnostic.get(buf)) do
+  table.insert(codes, d.code)
+end
+table.sort(codes)
+check(got and table.concat(codes, ",") == "E0101,E0401", "diagnostics E0101 and E0401, got " .. table.concat(codes, ","))
+
+-- Definition: from the instance's type label to both fragments of the type.
+local params = { textDocument = vim.lsp.util.make_text_document_params(buf), position = position(buf, 12, "salesforce.Account") }
+local responses = vim.lsp.buf_request_sync(buf, "textDocument/definition", params, 5000) or {}
+local targets = {}
+for _, response in pairs(responses) do
+  for _, location in ipairs(response.result or {}) do
+    table.insert(targets, vim.fs.basename(vim.uri_to_fname(location.uri)))
+  end
+end
+table.sort(targets)
+check(table.concat(targets, ",") == "AccountAnnotations.nacl,AccountCustomFields.nacl", "definition finds both fragments, got " .. table.concat(targets, ","))
+
+-- Hover over the same label.
+responses = vim.lsp.buf_request_sync(buf, "textDocument/hover", params, 5000) or {}
+local hover = ""
+for _, response in pairs(responses) do
+  hover = response.result and response.result.contents.value or hover
+end
+check(hover:find("salesforce.Account", 1, true) ~= nil, "hover describes the type")
+
+-- Formatting, applied through the client, on an unsaved buffer.
+vim.cmd.enew()
+local scratch = vim.api.nvim_get_current_buf()
+vim.api.nvim_buf_set_name(scratch, root .. "/tests/demo/salesforce/Scratch.nacl")
+vim.bo[scratch].filetype = "nacl"
+vim.api.nvim_buf_set_lines(scratch, 0, -1, false, { "salto.t a {", "      x =   1", "}" })
+vim.wait(10000, function()
+  return #vim.lsp.get_clients({ bufnr = scratch, name = "nacl_ls" }) > 0
+end)
+vim.lsp.buf.format({ bufnr = scratch, timeout_ms = 5000 })
+local lines = vim.api.nvim_buf_get_lines(scratch, 0, -1, false)
+check(table.concat(lines, "\n") == "salto.t a {\n  x = 1\n}", "formatting fixes the layout, got " .. table.concat(lines, "|"))
+vim.bo[scratch].modified = false
+
+if #failures > 0 then
+  print(#failures .. " failed")
+  vim.cmd("cquit 1")
+end
+print("all passed")
+vim.cmd("qall!")
