@@ -75,6 +75,8 @@ impl LanguageServer for Backend {
                 })),
                 definition_provider: Some(OneOf::Left(true)),
                 hover_provider: Some(HoverProviderCapability::Simple(true)),
+                document_symbol_provider: Some(OneOf::Left(true)),
+                folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
                 declaration_provider: Some(DeclarationCapability::Simple(true)),
                 document_formatting_provider: Some(OneOf::Left(true)),
                 document_range_formatting_provider: Some(OneOf::Left(true)),
@@ -123,6 +125,18 @@ impl LanguageServer for Backend {
         let (reply, answer) = tokio::sync::oneshot::channel();
         self.send(Message::Hover { uri: at.text_document.uri, position: at.position, reply })?;
         answer.await.map_err(|_| Error::internal_error())
+    }
+
+    async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        self.send(Message::Symbols { uri: params.text_document.uri, reply })?;
+        Ok(Some(DocumentSymbolResponse::Nested(answer.await.map_err(|_| Error::internal_error())?)))
+    }
+
+    async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        self.send(Message::Folds { uri: params.text_document.uri, reply })?;
+        Ok(Some(answer.await.map_err(|_| Error::internal_error())?))
     }
 
     async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {

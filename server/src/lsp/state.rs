@@ -3,7 +3,7 @@
 //! documents that changed.
 
 use crate::line_index::{Encoding, LineIndex};
-use nacl_analysis::{diagnostics::Diagnostic as NaclDiagnostic, layout, workspace::LoadedWorkspace};
+use nacl_analysis::{diagnostics::Diagnostic as NaclDiagnostic, layout, structure, workspace::LoadedWorkspace};
 use nacl_syntax::{Severity, TextRange, TextSize};
 use std::{
     collections::{BTreeSet, HashMap},
@@ -12,8 +12,9 @@ use std::{
 };
 use tokio::sync::{mpsc::UnboundedSender, oneshot};
 use tower_lsp_server::ls_types::{
-    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Hover, HoverContents, Location, MarkupContent,
-    MarkupKind, NumberOrString, Position, Range, TextDocumentContentChangeEvent, TextEdit, Uri,
+    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DocumentSymbol, FoldingRange, FoldingRangeKind,
+    Hover, HoverContents, Location, MarkupContent, MarkupKind, NumberOrString, Position, Range, SymbolKind,
+    TextDocumentContentChangeEvent, TextEdit, Uri,
 };
 
 /// What the handlers send the writer, in arrival order.
@@ -65,6 +66,20 @@ pub enum Message {
         position: Position,
         /// Where to send the description.
         reply: oneshot::Sender<Option<Hover>>,
+    },
+    /// The outline of a document.
+    Symbols {
+        /// The document.
+        uri: Uri,
+        /// Where to send the outline.
+        reply: oneshot::Sender<Vec<DocumentSymbol>>,
+    },
+    /// The foldable regions of a document.
+    Folds {
+        /// The document.
+        uri: Uri,
+        /// Where to send the regions.
+        reply: oneshot::Sender<Vec<FoldingRange>>,
     },
     /// Format a document (or a range of it).
     Format {
@@ -174,6 +189,15 @@ impl Writer {
             Message::Hover { uri, position, reply } => {
                 let _ = reply.send(self.hover(&uri, position));
             }
+            Message::Symbols { uri, reply } => {
+                let symbols =
+                    self.documents.get(&uri).map(|d| document_symbols(&d.text, self.encoding)).unwrap_or_default();
+                let _ = reply.send(symbols);
+            }
+            Message::Folds { uri, reply } => {
+                let folds = self.documents.get(&uri).map(|d| folding_ranges(&d.text)).unwrap_or_default();
+                let _ = reply.send(folds);
+            }
             Message::Format { uri, range, reply } => {
                 let edits = self.documents.get(&uri).map(|d| format(&d.text, range, self.encoding));
                 let _ = reply.send(edits);
@@ -275,6 +299,53 @@ fn to_lsp_diagnostic(
         related_information: (!related.is_empty()).then_some(related),
         ..Diagnostic::default()
     }
+}
+
+/// The outline of a document, as LSP document symbols.
+fn document_symbols(text: &str, encoding: Encoding) -> Vec<DocumentSymbol> {
+    let index = LineIndex::new(text);
+    let root = nacl_syntax::parse(text).syntax();
+    fn convert(symbol: &structure::Symbol, text: &str, index: &LineIndex, encoding: Encoding) -> DocumentSymbol {
+        #[allow(deprecated)] // `deprecated` is a required field of the type
+        DocumentSymbol {
+            name: if symbol.name.is_empty() { "?".to_owned() } else { symbol.name.clone() },
+            detail: symbol.detail.clone(),
+            kind: match symbol.kind {
+                structure::SymbolKind::Type => SymbolKind::CLASS,
+                structure::SymbolKind::Instance => SymbolKind::OBJECT,
+                structure::SymbolKind::Variables => SymbolKind::NAMESPACE,
+                structure::SymbolKind::Variable => SymbolKind::VARIABLE,
+                structure::SymbolKind::Field => SymbolKind::FIELD,
+                structure::SymbolKind::AnnotationType => SymbolKind::INTERFACE,
+                structure::SymbolKind::Object => SymbolKind::STRUCT,
+                structure::SymbolKind::Property => SymbolKind::PROPERTY,
+            },
+            tags: None,
+            deprecated: None,
+            range: to_range(text, index, symbol.range, encoding),
+            selection_range: to_range(text, index, symbol.selection, encoding),
+            children: Some(symbol.children.iter().map(|c| convert(c, text, index, encoding)).collect()),
+        }
+    }
+    structure::document_symbols(&root).iter().map(|s| convert(s, text, &index, encoding)).collect()
+}
+
+/// The foldable regions of a document, by line.
+fn folding_ranges(text: &str) -> Vec<FoldingRange> {
+    let index = LineIndex::new(text);
+    let root = nacl_syntax::parse(text).syntax();
+    structure::folding_ranges(&root, text)
+        .into_iter()
+        .map(|fold| FoldingRange {
+            start_line: index.line_col(fold.range.start()).line,
+            end_line: index.line_col(fold.range.end()).line,
+            kind: Some(match fold.kind {
+                structure::FoldKind::Comment => FoldingRangeKind::Comment,
+                structure::FoldKind::Region => FoldingRangeKind::Region,
+            }),
+            ..FoldingRange::default()
+        })
+        .collect()
 }
 
 /// Applies one `didChange` event: a range replacement, or the whole text.
