@@ -4,7 +4,7 @@
 use crate::{
     db::{Db, ElementKey, SourceFile, Workspace, element_conflicts, element_exists, element_index, file_fragments},
     elem_id::{BUILTIN_TYPES, ElemId, IdType, is_container_name},
-    fragments::{Entry, TemplatePart, Value, ValueKind},
+    fragments::{TemplatePart, Value, ValueKind},
 };
 use nacl_syntax::{ErrorCode, Severity, SyntaxError, TextRange};
 use std::path::PathBuf;
@@ -124,34 +124,35 @@ fn references(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: Source
             related: Vec::new(),
         });
     };
-    for fragment in &file_fragments(db, file).fragments {
-        visit_references(&fragment.values, &mut check);
-        for field in fragment.fields.iter().chain(&fragment.annotation_types) {
-            visit_references(&field.annotations, &mut check);
-        }
-    }
-}
-
-/// Calls `f(text, range, in_template)` for every reference in `entries`.
-fn visit_references(entries: &[Entry], f: &mut impl FnMut(&str, TextRange, bool)) {
-    for entry in entries {
-        visit_value(&entry.value, f);
-    }
-}
-
-fn visit_value(value: &Value, f: &mut impl FnMut(&str, TextRange, bool)) {
-    match &value.kind {
-        ValueKind::Reference(r) => f(&r.text, r.range, false),
+    walk_values(&file_fragments(db, file).fragments, &mut |value| match &value.kind {
+        ValueKind::Reference(r) => check(&r.text, r.range, false),
         ValueKind::Template(parts) => {
             for part in parts {
                 if let TemplatePart::Reference(r) = part {
-                    f(&r.text, r.range, true);
+                    check(&r.text, r.range, true);
                 }
             }
         }
-        ValueKind::List(items) => items.iter().for_each(|item| visit_value(item, f)),
-        ValueKind::Object(entries) => visit_references(entries, f),
         _ => {}
+    });
+}
+
+/// Calls `f` on every value the fragments hold (annotation values, instance values, field
+/// annotations), nested values included.
+fn walk_values(fragments: &[crate::fragments::Fragment], f: &mut impl FnMut(&Value)) {
+    fn walk(value: &Value, f: &mut impl FnMut(&Value)) {
+        f(value);
+        match &value.kind {
+            ValueKind::List(items) => items.iter().for_each(|item| walk(item, f)),
+            ValueKind::Object(entries) => entries.iter().for_each(|entry| walk(&entry.value, f)),
+            _ => {}
+        }
+    }
+    for fragment in fragments {
+        let declared = fragment.fields.iter().chain(&fragment.annotation_types).flat_map(|d| &d.annotations);
+        for entry in fragment.values.iter().chain(declared) {
+            walk(&entry.value, f);
+        }
     }
 }
 
@@ -184,12 +185,11 @@ fn static_files(db: &dyn Db, workspace: Workspace, file: SourceFile, out: &mut V
             });
         }
     };
-    for fragment in &file_fragments(db, file).fragments {
-        visit_files(&fragment.values, &mut check);
-        for field in fragment.fields.iter().chain(&fragment.annotation_types) {
-            visit_files(&field.annotations, &mut check);
+    walk_values(&file_fragments(db, file).fragments, &mut |value| {
+        if let ValueKind::File { path, .. } = &value.kind {
+            check(path, value.range);
         }
-    }
+    });
 }
 
 /// The path as a relative path that stays inside its folder, or `None` when it is absolute or
@@ -209,20 +209,6 @@ fn relative_static_path(path: &str) -> Option<PathBuf> {
         }
     }
     Some(parts.iter().collect())
-}
-
-fn visit_files(entries: &[Entry], f: &mut impl FnMut(&str, TextRange)) {
-    fn visit(value: &Value, f: &mut impl FnMut(&str, TextRange)) {
-        match &value.kind {
-            ValueKind::File { path, .. } => f(path, value.range),
-            ValueKind::List(items) => items.iter().for_each(|item| visit(item, f)),
-            ValueKind::Object(entries) => entries.iter().for_each(|e| visit(&e.value, f)),
-            _ => {}
-        }
-    }
-    for entry in entries {
-        visit(&entry.value, f);
-    }
 }
 
 #[cfg(test)]

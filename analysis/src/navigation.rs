@@ -4,7 +4,7 @@
 use crate::{
     db::{element_files, file_fragments},
     elem_id::{ElemId, IdType, container_inner, decode_nacl_case},
-    fragments::FragmentKind,
+    fragments::{Fragment, FragmentKind},
     workspace::LoadedWorkspace,
 };
 use nacl_syntax::{
@@ -159,34 +159,30 @@ impl LoadedWorkspace {
             }
         }
         let (top, _) = id.top_level();
-        element_files(&self.db, self.workspace, env, &top)
-            .into_iter()
-            .flat_map(|file| {
-                let path = file.path(&self.db).clone();
-                file_fragments(&self.db, file)
-                    .fragments
-                    .iter()
-                    .filter(|f| f.id == top)
-                    .map(|f| Target { path: path.clone(), range: f.header_range })
-                    .collect::<Vec<_>>()
-            })
-            .collect()
+        self.fragment_targets(env, &top, |fragment| vec![fragment.header_range])
     }
 
     fn field_targets(&self, env: Option<&str>, type_id: &ElemId, field: &str) -> Vec<Target> {
-        element_files(&self.db, self.workspace, env, type_id)
-            .into_iter()
-            .flat_map(|file| {
-                let path = file.path(&self.db).clone();
-                file_fragments(&self.db, file)
-                    .fragments
-                    .iter()
-                    .filter(|f| &f.id == type_id)
-                    .flat_map(|f| f.fields.iter().filter(|d| &*d.name == field))
-                    .map(|d| Target { path: path.clone(), range: d.name_range })
-                    .collect::<Vec<_>>()
-            })
-            .collect()
+        self.fragment_targets(env, type_id, |fragment| {
+            fragment.fields.iter().filter(|d| &*d.name == field).map(|d| d.name_range).collect()
+        })
+    }
+
+    /// The places `pick` chooses in every fragment of `id`, in every file that holds one.
+    fn fragment_targets(
+        &self,
+        env: Option<&str>,
+        id: &ElemId,
+        pick: impl Fn(&Fragment) -> Vec<TextRange>,
+    ) -> Vec<Target> {
+        let mut targets = Vec::new();
+        for file in element_files(&self.db, self.workspace, env, id) {
+            let path = file.path(&self.db);
+            for fragment in file_fragments(&self.db, file).fragments.iter().filter(|f| &f.id == id) {
+                targets.extend(pick(fragment).into_iter().map(|range| Target { path: path.clone(), range }));
+            }
+        }
+        targets
     }
 }
 

@@ -120,13 +120,18 @@ impl Block {
     }
 }
 
+/// The text of a label or key: the word as written, or the decoded string.
+fn name_text(node: &SyntaxNode) -> Cow<'static, str> {
+    match child::<StringLit>(node) {
+        Some(s) => Cow::Owned(s.value()),
+        None => Cow::Owned(node.text().to_string()),
+    }
+}
+
 impl Label {
     /// The label's text: the word, or the decoded string.
     pub fn text(&self) -> Cow<'_, str> {
-        match child::<StringLit>(&self.0) {
-            Some(s) => Cow::Owned(s.value()),
-            None => Cow::Owned(self.0.text().to_string()),
-        }
+        name_text(&self.0)
     }
 
     /// The quoted string, when the label is quoted.
@@ -185,10 +190,7 @@ impl Attribute {
 impl Key {
     /// The key's text: the word, or the decoded string.
     pub fn text(&self) -> Cow<'_, str> {
-        match child::<StringLit>(&self.0) {
-            Some(s) => Cow::Owned(s.value()),
-            None => Cow::Owned(self.0.text().to_string()),
-        }
+        name_text(&self.0)
     }
 
     /// The quoted string, when the key is quoted.

@@ -1,16 +1,27 @@
 //! The kinds of tokens and nodes in the NaCl concrete syntax tree, and the rowan language tag.
 
-/// Every kind of token and node in a NaCl syntax tree.
-///
-/// Tokens come first, nodes after `SOURCE_FILE`. The tree is generic (blocks, bodies,
-/// attributes, values): what a block *means* in NaCl (type, field, instance, ...) is decided by
-/// [`crate::ast::BlockKind`], so the same node kinds can later serve plain HCL too.
-#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[repr(u16)]
-pub enum SyntaxKind {
+macro_rules! syntax_kinds {
+    ($( $(#[doc = $doc:literal])* $name:ident, )*) => {
+        /// Every kind of token and node in a NaCl syntax tree.
+        ///
+        /// Tokens come first, nodes after `SOURCE_FILE`. The tree is generic (blocks, bodies,
+        /// attributes, values): what a block *means* in NaCl (type, field, instance, ...) is decided
+        /// by [`crate::ast::TopLevelKind`], so the same node kinds can later serve plain HCL too.
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[repr(u16)]
+        pub enum SyntaxKind {
+            $( $(#[doc = $doc])* $name, )*
+        }
+
+        /// Every kind, indexed by its `u16` value.
+        const ALL_KINDS: &[SyntaxKind] = &[$(SyntaxKind::$name,)*];
+    };
+}
+
+syntax_kinds! {
     /// Spaces and tabs inside a line.
-    WHITESPACE = 0,
+    WHITESPACE,
     /// One or more line breaks, with the indentation of the line that follows.
     NEWLINE,
     /// A `//` comment, up to (not including) the line break.
@@ -105,58 +116,12 @@ impl SyntaxKind {
         (self as u16) < (SOURCE_FILE as u16)
     }
 
-    const LAST: u16 = ERROR as u16;
-
+    /// The kind with this raw value. Raw values only come from trees this crate built, so an
+    /// unknown one is a bug, not bad input.
     fn from_raw(raw: u16) -> SyntaxKind {
-        assert!(raw <= Self::LAST, "invalid SyntaxKind {raw}");
-        // SAFETY-free conversion: the enum is `repr(u16)` and dense from 0 to LAST, so a
-        // lookup table keeps this safe code.
-        ALL_KINDS[raw as usize]
+        ALL_KINDS[usize::from(raw)]
     }
 }
-
-const ALL_KINDS: [SyntaxKind; SyntaxKind::LAST as usize + 1] = [
-    WHITESPACE,
-    NEWLINE,
-    COMMENT,
-    HASH_COMMENT,
-    BLOCK_COMMENT,
-    CONFLICT_MARKER,
-    IDENT,
-    NUMBER,
-    L_BRACE,
-    R_BRACE,
-    L_BRACK,
-    R_BRACK,
-    L_PAREN,
-    R_PAREN,
-    COMMA,
-    EQ,
-    QUOTE,
-    STRING_TEXT,
-    ESCAPE,
-    TEMPLATE_START,
-    TEMPLATE_END,
-    MULTILINE_OPEN,
-    MULTILINE_CLOSE,
-    ERROR_TOKEN,
-    SOURCE_FILE,
-    BLOCK,
-    LABEL,
-    BODY,
-    ATTRIBUTE,
-    KEY,
-    STRING,
-    MULTILINE_STRING,
-    TEMPLATE,
-    LITERAL,
-    REFERENCE,
-    LIST,
-    OBJECT,
-    CALL,
-    ARG_LIST,
-    ERROR,
-];
 
 impl From<SyntaxKind> for rowan::SyntaxKind {
     fn from(kind: SyntaxKind) -> Self {
