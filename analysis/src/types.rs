@@ -30,7 +30,7 @@ pub struct FieldInfo {
     pub name: Arc<str>,
     /// Its type name as written.
     pub type_name: Arc<str>,
-    /// `_required = true`.
+    /// `_required = true` and no `_default`: instances must set it.
     pub required: bool,
     /// `_hidden_value` or `_hidden` on the field, or a hidden built-in type: its value lives in
     /// Salto's state, not in NaCl.
@@ -71,7 +71,8 @@ pub fn type_info<'db>(db: &'db dyn Db, workspace: Workspace, key: ElementKey<'db
             } else {
                 Arc::from("unknown")
             },
-            required: is_true(&field.annotations, "_required"),
+            // Salto fills `_default` into instances before it checks `_required`.
+            required: is_true(&field.annotations, "_required") && first_value(&field.annotations, "_default").is_none(),
             hidden: is_true(&field.annotations, "_hidden_value")
                 || is_true(&field.annotations, "_hidden")
                 || matches!(&*field.type_name, "hidden_string" | "hidden_boolean"),
