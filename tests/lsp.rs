@@ -233,6 +233,11 @@ fn definition_and_hover_across_files() {
     let names: Vec<&str> = symbols.as_array().expect("symbols").iter().filter_map(|s| s["name"].as_str()).collect();
     assert_eq!(names, ["GreetingService", "Acme"]);
     assert_eq!(symbols[1]["children"][2]["name"], "Tags__c");
+    let id = client.request(
+        "workspace/executeCommand",
+        json!({ "command": "nacl.copyReference", "arguments": [{ "textDocument": { "uri": file_uri }, "position": { "line": 13, "character": 4 } }] }),
+    );
+    assert_eq!(id, "salesforce.Account.instance.Acme.Region__c");
     let folds = client.request("textDocument/foldingRange", json!({ "textDocument": { "uri": file_uri } }));
     assert!(folds.as_array().is_some_and(|f| f.iter().any(|r| r["startLine"] == 12 && r["endLine"] == 20)), "{folds}");
     client.shutdown();

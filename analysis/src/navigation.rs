@@ -10,7 +10,7 @@ use crate::{
 use nacl_syntax::{
     SyntaxKind::*,
     SyntaxNode, TextRange, TextSize,
-    ast::{AstNodeExt, Block, Label},
+    ast::{AstNodeExt, Block, Label, TopLevelKind},
 };
 use std::path::{Path, PathBuf};
 
@@ -286,4 +286,85 @@ fn file_argument(string: &SyntaxNode, arg_list: &SyntaxNode) -> Option<Symbol> {
     }
     let value = nacl_syntax::ast::StringLit::cast(string.clone())?.value();
     Some(Symbol::StaticFile(value))
+}
+
+/// The full element ID of what is at `offset`, as Salto's "Copy Salto Reference" gives it: the
+/// element of a header, `type.field.name` for a field, `type.attr.key` for a type's annotation value,
+/// `type.annotation.name` for an annotation type, and `...instance.name.key.0.sub` for a value
+/// inside an instance (list items by index).
+pub fn element_id_at(root: &SyntaxNode, offset: TextSize) -> Option<ElemId> {
+    let token = root.token_at_offset(offset).max_by_key(|t| !t.kind().is_trivia() && t.kind() != NEWLINE)?;
+    // The path from the top-level block down to the token, built innermost first.
+    let mut path: Vec<String> = Vec::new();
+    let mut previous: Option<SyntaxNode> = None;
+    for node in token.parent_ancestors() {
+        match node.kind() {
+            ATTRIBUTE => {
+                let key = node.children().find(|n| n.kind() == KEY)?;
+                path.push(nacl_syntax::ast::Key::cast(key)?.text().into_owned());
+            }
+            LIST => {
+                if let Some(item) = &previous {
+                    let index = node
+                        .children()
+                        .filter(|n| nacl_syntax::ast::Value::cast(n.clone()).is_some())
+                        .position(|n| &n == item);
+                    path.extend(index.map(|i| i.to_string()));
+                }
+            }
+            BLOCK => {
+                let block = Block::cast(node.clone())?;
+                let labels = block.label_texts();
+                let top_level = node.parent().is_some_and(|p| p.kind() == SOURCE_FILE);
+                if !top_level {
+                    match labels.as_slice() {
+                        [keyword] if keyword == "annotations" => path.push("annotation".to_owned()),
+                        [_, name] => {
+                            // A field, or an annotation type when its parent block is `annotations`.
+                            path.push(name.clone());
+                            let parent_labels = node.ancestors().skip(1).find_map(Block::cast).map(|b| b.label_texts());
+                            if parent_labels.as_deref() != Some(&["annotations".to_owned()][..]) {
+                                path.push("field".to_owned());
+                            }
+                        }
+                        _ => return None,
+                    }
+                    previous = Some(node);
+                    continue;
+                }
+                path.reverse();
+                return top_level_id(&block, &labels, path);
+            }
+            _ => {}
+        }
+        previous = Some(node);
+    }
+    None
+}
+
+/// The ID of a top-level block, extended by `path` (outermost first).
+fn top_level_id(block: &Block, labels: &[String], mut path: Vec<String>) -> Option<ElemId> {
+    let full = match (block.top_level_kind(), labels) {
+        (TopLevelKind::Type | TopLevelKind::SettingsType, [_, name, ..]) => {
+            // A value directly in a type body is an annotation value: `type.attr.key`.
+            if path.first().is_some_and(|p| p != "field" && p != "annotation") {
+                path.insert(0, "attr".to_owned());
+            }
+            std::iter::once(name.clone()).chain(path).collect::<Vec<_>>().join(".")
+        }
+        (TopLevelKind::Instance, [type_name, name]) => {
+            std::iter::once(format!("{type_name}.instance.{name}")).chain(path).collect::<Vec<_>>().join(".")
+        }
+        (TopLevelKind::SettingsInstance, [type_name]) => {
+            let base = format!("{type_name}.instance");
+            if path.is_empty() {
+                base
+            } else {
+                std::iter::once(format!("{base}._config")).chain(path).collect::<Vec<_>>().join(".")
+            }
+        }
+        (TopLevelKind::Vars, _) => format!("var.{}", path.first()?),
+        _ => return None,
+    };
+    ElemId::parse(&full).ok()
 }

@@ -145,3 +145,25 @@ fn hovers_in_the_demo_workspace() {
         static file `salesforce/classes/GreetingService.cls`"#]]
     .assert_eq(&all);
 }
+
+/// "Copy reference": the full element ID at a position, for each kind of place.
+#[test]
+fn element_ids_at_positions() {
+    let text = "type salto.t {\n  annotations {\n    string label {\n    }\n  }\n  string name {\n    label = \"N\"\n  }\n  doc = \"D\"\n}\nsalto.t i {\n  name = \"x\"\n  tags = [\n    \"a\",\n    {\n      deep = 1\n    },\n  ]\n}\nsalto.s {\n  a = 1\n}\nvars {\n  v = 1\n}\n";
+    let root = nacl_syntax::parse(text).syntax();
+    let id_at = |needle: &str, skip: usize| {
+        let at = text.find(needle).unwrap_or_else(|| panic!("{needle}")) + skip;
+        nacl_analysis::navigation::element_id_at(&root, nacl_syntax::TextSize::from(at as u32)).map(|id| id.to_string())
+    };
+    assert_eq!(id_at("salto.t {", 2).as_deref(), Some("salto.t"));
+    assert_eq!(id_at("label {", 1).as_deref(), Some("salto.t.annotation.label"));
+    assert_eq!(id_at("name {", 1).as_deref(), Some("salto.t.field.name"));
+    assert_eq!(id_at("label = \"N\"", 9).as_deref(), Some("salto.t.field.name.label"));
+    assert_eq!(id_at("doc", 1).as_deref(), Some("salto.t.attr.doc"));
+    assert_eq!(id_at("salto.t i", 8).as_deref(), Some("salto.t.instance.i"));
+    assert_eq!(id_at("name = \"x\"", 8).as_deref(), Some("salto.t.instance.i.name"));
+    assert_eq!(id_at("\"a\"", 1).as_deref(), Some("salto.t.instance.i.tags.0"));
+    assert_eq!(id_at("deep", 1).as_deref(), Some("salto.t.instance.i.tags.1.deep"));
+    assert_eq!(id_at("a = 1", 0).as_deref(), Some("salto.s.instance._config.a"));
+    assert_eq!(id_at("v = 1", 0).as_deref(), Some("var.v"));
+}

@@ -1,10 +1,31 @@
 -- NaCl files and the nacl-ls language server for Neovim 0.11+.
 vim.filetype.add({ extension = { nacl = "nacl" } })
 
+--- The full element ID at the cursor, from the server's `nacl.copyReference` command.
+local function element_id_at_cursor()
+  local client = vim.lsp.get_clients({ bufnr = 0, name = "nacl_ls" })[1]
+  if not client then
+    return nil
+  end
+  local params = vim.lsp.util.make_position_params(0, client.offset_encoding)
+  local response = client:request_sync("workspace/executeCommand", { command = "nacl.copyReference", arguments = { params } }, 2000, 0)
+  return response and response.result or nil
+end
+
 vim.api.nvim_create_autocmd("FileType", {
   pattern = "nacl",
-  callback = function()
-    vim.bo.commentstring = "// %s"
+  callback = function(args)
+    vim.bo[args.buf].commentstring = "// %s"
+    vim.api.nvim_buf_create_user_command(args.buf, "NaclCopyReference", function()
+      local id = element_id_at_cursor()
+      if not id then
+        vim.notify("No NaCl element here", vim.log.levels.WARN)
+        return
+      end
+      vim.fn.setreg('"', id)
+      pcall(vim.fn.setreg, "+", id) -- the system clipboard, when Neovim has one
+      vim.notify("Copied " .. id)
+    end, { desc = "Copy the full element ID at the cursor" })
   end,
 })
 

@@ -61,6 +61,11 @@ for _, response in pairs(responses) do
 end
 check(hover:find("salesforce.Account", 1, true) ~= nil, "hover describes the type")
 
+-- Copy reference: the element ID of the value under the cursor (line 14, `Region__c`).
+vim.api.nvim_win_set_cursor(0, { 14, 4 })
+vim.cmd("NaclCopyReference")
+check(vim.fn.getreg('"') == "salesforce.Account.instance.Acme.Region__c", "NaclCopyReference copies the element ID, got " .. vim.fn.getreg('"'))
+
 -- Formatting, applied through the client, on an unsaved buffer.
 vim.cmd.enew()
 local scratch = vim.api.nvim_get_current_buf()

@@ -1,8 +1,8 @@
-// Starts nacl-ls for NaCl files.
+// Starts nacl-ls for NaCl files and wires the extension's commands to the server's.
 import * as fs from "fs";
 import * as path from "path";
-import { ExtensionContext, workspace } from "vscode";
-import { LanguageClient, LanguageClientOptions, ServerOptions } from "vscode-languageclient/node";
+import { ExtensionContext, commands, env, window, workspace } from "vscode";
+import { ExecuteCommandRequest, LanguageClient, LanguageClientOptions, ServerOptions } from "vscode-languageclient/node";
 
 let client: LanguageClient | undefined;
 
@@ -16,6 +16,22 @@ function serverCommand(context: ExtensionContext): string {
   return fs.existsSync(bundled) ? bundled : "nacl-ls";
 }
 
+/** "Copy NaCl Reference": asks the server for the element ID at the cursor and copies it. */
+async function copyReference(): Promise<void> {
+  const editor = window.activeTextEditor;
+  if (!client || !editor) {
+    return;
+  }
+  const position = client.code2ProtocolConverter.asTextDocumentPositionParams(editor.document, editor.selection.active);
+  const id = await client.sendRequest(ExecuteCommandRequest.type, { command: "nacl.copyReference", arguments: [position] });
+  if (typeof id === "string") {
+    await env.clipboard.writeText(id);
+    window.setStatusBarMessage(`Copied ${id}`, 3000);
+  } else {
+    window.showInformationMessage("No NaCl element here.");
+  }
+}
+
 export async function activate(context: ExtensionContext): Promise<void> {
   const command = serverCommand(context);
   const serverOptions: ServerOptions = { run: { command, args: ["serve"] }, debug: { command, args: ["serve"] } };
@@ -23,6 +39,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
     documentSelector: [{ scheme: "file", language: "nacl" }, { scheme: "untitled", language: "nacl" }],
   };
   client = new LanguageClient("nacl", "nacl-ls", serverOptions, clientOptions);
+  context.subscriptions.push(commands.registerCommand("nacl.copyNaclReference", copyReference));
   await client.start();
 }
 

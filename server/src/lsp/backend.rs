@@ -9,6 +9,10 @@ use tower_lsp_server::{
     ls_types::*,
 };
 
+/// The command that returns the full element ID at a position (Salto's "Copy Salto Reference").
+/// Its one argument is a `TextDocumentPositionParams`.
+pub const COPY_REFERENCE: &str = "nacl.copyReference";
+
 /// The handlers' side of the server.
 pub struct Backend {
     writer: mpsc::Sender<Message>,
@@ -76,6 +80,10 @@ impl LanguageServer for Backend {
                 definition_provider: Some(OneOf::Left(true)),
                 hover_provider: Some(HoverProviderCapability::Simple(true)),
                 document_symbol_provider: Some(OneOf::Left(true)),
+                execute_command_provider: Some(ExecuteCommandOptions {
+                    commands: vec![COPY_REFERENCE.to_owned()],
+                    ..ExecuteCommandOptions::default()
+                }),
                 folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
                 declaration_provider: Some(DeclarationCapability::Simple(true)),
                 document_formatting_provider: Some(OneOf::Left(true)),
@@ -125,6 +133,21 @@ impl LanguageServer for Backend {
         let (reply, answer) = tokio::sync::oneshot::channel();
         self.send(Message::Hover { uri: at.text_document.uri, position: at.position, reply })?;
         answer.await.map_err(|_| Error::internal_error())
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        if params.command != COPY_REFERENCE {
+            return Err(Error::invalid_params(format!("unknown command `{}`", params.command)));
+        }
+        let at: TextDocumentPositionParams = params
+            .arguments
+            .into_iter()
+            .next()
+            .and_then(|a| serde_json::from_value(a).ok())
+            .ok_or_else(|| Error::invalid_params("nacl.copyReference takes a text document position"))?;
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        self.send(Message::ElementId { uri: at.text_document.uri, position: at.position, reply })?;
+        Ok(answer.await.map_err(|_| Error::internal_error())?.map(LSPAny::String))
     }
 
     async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {

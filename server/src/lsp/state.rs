@@ -3,7 +3,9 @@
 //! documents that changed.
 
 use crate::line_index::{Encoding, LineIndex};
-use nacl_analysis::{diagnostics::Diagnostic as NaclDiagnostic, layout, structure, workspace::LoadedWorkspace};
+use nacl_analysis::{
+    diagnostics::Diagnostic as NaclDiagnostic, layout, navigation, structure, workspace::LoadedWorkspace,
+};
 use nacl_syntax::{Severity, TextRange, TextSize};
 use std::{
     collections::{BTreeSet, HashMap},
@@ -66,6 +68,15 @@ pub enum Message {
         position: Position,
         /// Where to send the description.
         reply: oneshot::Sender<Option<Hover>>,
+    },
+    /// The full element ID at a position ("Copy NaCl Reference").
+    ElementId {
+        /// The document.
+        uri: Uri,
+        /// The position.
+        position: Position,
+        /// Where to send the ID.
+        reply: oneshot::Sender<Option<String>>,
     },
     /// The outline of a document.
     Symbols {
@@ -188,6 +199,14 @@ impl Writer {
             }
             Message::Hover { uri, position, reply } => {
                 let _ = reply.send(self.hover(&uri, position));
+            }
+            Message::ElementId { uri, position, reply } => {
+                let id = self.documents.get(&uri).and_then(|d| {
+                    let offset =
+                        LineIndex::new(&d.text).offset(&d.text, position.line, position.character, self.encoding);
+                    navigation::element_id_at(&nacl_syntax::parse(&d.text).syntax(), offset)
+                });
+                let _ = reply.send(id.map(|id| id.to_string()));
             }
             Message::Symbols { uri, reply } => {
                 let symbols =
