@@ -13,13 +13,23 @@ use std::{
 };
 
 /// A workspace loaded into a database.
+///
+/// Cloning it takes a snapshot: a second handle on the same database, for reading on another
+/// thread. Reads on a snapshot are cancelled (they unwind with a payload [`is_cancellation`]
+/// recognises) as soon as the owner writes, and a write waits until every snapshot is dropped.
+#[derive(Clone)]
 pub struct LoadedWorkspace {
     /// The database holding it.
     pub db: RootDatabase,
     /// The workspace input.
     pub workspace: Workspace,
     /// Problems reading files or folders (file-level diagnostics, by path).
-    pub load_errors: Vec<(PathBuf, Diagnostic)>,
+    pub load_errors: Arc<Vec<(PathBuf, Diagnostic)>>,
+}
+
+/// Whether a panic payload is a salsa cancellation (a read overtaken by a write), not a bug.
+pub fn is_cancellation(payload: &(dyn std::any::Any + Send)) -> bool {
+    payload.is::<salsa::Cancelled>()
 }
 
 /// The diagnostics of one file.
@@ -34,12 +44,25 @@ pub struct FileReport {
 
 /// Reads every `.nacl` file of the workspace at `root` (files are read in parallel).
 pub fn load(root: &Path, env: Option<&str>) -> LoadedWorkspace {
+    load_with_progress(root, env, &|_, _| {})
+}
+
+/// Like [`load`], calling `progress(files read, files found)` now and then while reading.
+pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usize, usize) + Sync)) -> LoadedWorkspace {
     let layout = Layout::load(root, env);
     let (paths, discovery_errors) = files::discover(&[root.to_path_buf()]);
+    let total = paths.len();
+    let read = std::sync::atomic::AtomicUsize::new(0);
+    let step = (total / 100).max(1);
+    progress(0, total);
     let loaded: Vec<(PathBuf, files::LoadedFile)> = paths
         .into_par_iter()
         .map(|path| {
             let file = files::load(&path);
+            let done = read.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            if done.is_multiple_of(step) {
+                progress(done, total);
+            }
             (path, file)
         })
         .collect();
@@ -61,7 +84,7 @@ pub fn load(root: &Path, env: Option<&str>) -> LoadedWorkspace {
     }
     let static_files = static_files(&layout);
     let workspace = Workspace::new(&db, layout, source_files, static_files);
-    LoadedWorkspace { db, workspace, load_errors }
+    LoadedWorkspace { db, workspace, load_errors: Arc::new(load_errors) }
 }
 
 /// Every file in the workspace's static-resources folders, sorted. Links are not followed.
@@ -103,7 +126,7 @@ impl LoadedWorkspace {
                 },
             )
             .collect();
-        for (path, diagnostic) in &self.load_errors {
+        for (path, diagnostic) in self.load_errors.iter() {
             match reports.iter_mut().find(|r| &r.path == path) {
                 Some(report) => report.diagnostics.insert(0, diagnostic.clone()),
                 None if filter.is_none_or(|prefix| path.starts_with(prefix)) => reports.push(FileReport {
@@ -180,7 +203,7 @@ impl LoadedWorkspace {
         let db = RootDatabase::default();
         let layout = Layout { root: root.to_path_buf(), envs: Vec::new(), current_env: None };
         let workspace = Workspace::new(&db, layout, Vec::new(), Vec::new());
-        LoadedWorkspace { db, workspace, load_errors: Vec::new() }
+        LoadedWorkspace { db, workspace, load_errors: Arc::default() }
     }
 
     /// The file at `path`, if the workspace has it.
@@ -216,6 +239,35 @@ impl LoadedWorkspace {
         if self.file(path).is_some() {
             let text = files::load(path).text;
             self.set_file_text(path, Arc::from(text));
+        }
+    }
+
+    /// Takes a file out of the workspace (deleted on disk, or a closed buffer that never was a file).
+    pub fn remove_file(&mut self, path: &Path) {
+        use salsa::Setter;
+        if self.file(path).is_none() {
+            return;
+        }
+        let mut files = self.workspace.files(&self.db).clone();
+        files.retain(|f| f.path(&self.db) != path);
+        self.workspace.set_files(&mut self.db).to(files);
+    }
+
+    /// Reads the list of static files again (after files were created or deleted on disk).
+    pub fn reload_static_files(&mut self) {
+        use salsa::Setter;
+        let found = static_files(self.workspace.layout(&self.db));
+        if *self.workspace.static_files(&self.db) != found {
+            self.workspace.set_static_files(&mut self.db).to(found);
+        }
+    }
+
+    /// Reads the layout again (environments may have changed) with `env` as the current environment.
+    pub fn reload_layout(&mut self, env: Option<&str>) {
+        use salsa::Setter;
+        let layout = Layout::load(&self.workspace.layout(&self.db).root, env);
+        if *self.workspace.layout(&self.db) != layout {
+            self.workspace.set_layout(&mut self.db).to(layout);
         }
     }
 

@@ -1,11 +1,17 @@
-//! The LSP handlers: each forwards its message to the writer thread.
+//! The LSP handlers. Notifications go to the writer thread as they arrive; requests become jobs
+//! the writer runs on a snapshot, on a worker thread.
 
-use super::state::{self, Message};
+use super::{
+    requests,
+    settings::Settings,
+    writer::{Message, Snapshot, panic_message},
+};
 use crate::line_index::Encoding;
-use std::sync::mpsc;
+use nacl_analysis::workspace::is_cancellation;
+use std::{path::PathBuf, sync::OnceLock, time::Duration};
 use tower_lsp_server::{
     Client, LanguageServer,
-    jsonrpc::{Error, Result},
+    jsonrpc::{Error, ErrorCode, Result},
     ls_types::*,
 };
 
@@ -13,21 +19,29 @@ use tower_lsp_server::{
 /// Its one argument is a `TextDocumentPositionParams`.
 pub const COPY_REFERENCE: &str = "nacl.copyReference";
 
+/// How long the server waits for the client to answer its own requests (configuration, registration).
+const CLIENT_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// The handlers' side of the server.
 pub struct Backend {
-    writer: mpsc::Sender<Message>,
+    client: Client,
+    writer: std::sync::mpsc::Sender<Message>,
+    support: OnceLock<ClientSupport>,
+}
+
+/// What the client said it supports, for what the server asks of it after `initialize`.
+#[derive(Debug, Clone, Copy, Default)]
+struct ClientSupport {
+    /// `workspace/configuration` requests.
+    configuration: bool,
+    /// Registering `workspace/didChangeWatchedFiles` watchers dynamically.
+    watched_files: bool,
 }
 
 impl Backend {
-    /// Starts the writer thread and the task that publishes its diagnostics in order.
-    pub fn new(client: Client) -> Backend {
-        let (publish_tx, mut publish_rx) = tokio::sync::mpsc::unbounded_channel::<state::Publish>();
-        tokio::spawn(async move {
-            while let Some(p) = publish_rx.recv().await {
-                client.publish_diagnostics(p.uri, p.diagnostics, p.version).await;
-            }
-        });
-        Backend { writer: state::spawn(publish_tx) }
+    /// A backend sending to the writer thread.
+    pub fn new(client: Client, writer: std::sync::mpsc::Sender<Message>) -> Backend {
+        Backend { client, writer, support: OnceLock::new() }
     }
 
     /// Sends a message to the writer; fails only if the writer thread is gone.
@@ -35,11 +49,80 @@ impl Backend {
         self.writer.send(message).map_err(|_| Error::internal_error())
     }
 
-    /// Asks the writer to format, waiting for its answer.
-    async fn format(&self, uri: Uri, range: Option<Range>) -> Result<Option<Vec<TextEdit>>> {
+    /// Runs `read` on a snapshot on a worker thread. A read overtaken by an edit is answered with
+    /// `ContentModified`; a panic is logged and answered with an internal error.
+    async fn query<T: Send + 'static>(
+        &self,
+        uri: Uri,
+        workspace: bool,
+        read: impl FnOnce(&Snapshot) -> T + Send + 'static,
+    ) -> Result<T> {
         let (reply, answer) = tokio::sync::oneshot::channel();
-        self.send(Message::Format { uri, range, reply })?;
-        answer.await.map_err(|_| Error::internal_error())
+        let job = Box::new(move |snapshot: Snapshot| {
+            if reply.is_closed() {
+                return; // The request was cancelled while it waited.
+            }
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read(&snapshot)));
+            drop(snapshot);
+            let _ = reply.send(result.map_err(|payload| {
+                if is_cancellation(&*payload) {
+                    Error { code: ErrorCode::ContentModified, message: "the document changed".into(), data: None }
+                } else {
+                    let message = panic_message(&*payload);
+                    tracing::error!("internal error answering a request: {message}");
+                    Error { code: ErrorCode::InternalError, message: format!("nacl-ls: {message}").into(), data: None }
+                }
+            }));
+        });
+        self.send(Message::Query { uri, workspace, job })?;
+        answer.await.map_err(|_| Error::internal_error())?
+    }
+
+    /// Asks the client for the `nacl` settings and applies them.
+    async fn pull_settings(&self) {
+        if !self.support.get().is_some_and(|s| s.configuration) {
+            return;
+        }
+        let item = ConfigurationItem { scope_uri: None, section: Some("nacl".to_owned()) };
+        match tokio::time::timeout(CLIENT_TIMEOUT, self.client.configuration(vec![item])).await {
+            Ok(Ok(values)) => {
+                if let Some(value) = values.first() {
+                    self.apply_settings(value);
+                }
+            }
+            Ok(Err(error)) => tracing::warn!("cannot read the client's settings: {error}"),
+            Err(_) => tracing::warn!("the client did not send its settings in time"),
+        }
+    }
+
+    fn apply_settings(&self, value: &serde_json::Value) {
+        let (settings, problem) = Settings::from_json(value);
+        if let Some(problem) = problem {
+            tracing::warn!("{problem}");
+        }
+        let _ = self.send(Message::Settings(settings));
+    }
+
+    /// Asks the client to report changes to NaCl and static files made outside the editor.
+    async fn watch_files(&self) {
+        if !self.support.get().is_some_and(|s| s.watched_files) {
+            return;
+        }
+        let watchers = ["**/*.nacl", "**/static-resources/**"]
+            .into_iter()
+            .map(|glob| FileSystemWatcher { glob_pattern: GlobPattern::String(glob.to_owned()), kind: None })
+            .collect();
+        let options = DidChangeWatchedFilesRegistrationOptions { watchers };
+        let registration = Registration {
+            id: "nacl-ls/watched-files".to_owned(),
+            method: "workspace/didChangeWatchedFiles".to_owned(),
+            register_options: serde_json::to_value(options).ok(),
+        };
+        match tokio::time::timeout(CLIENT_TIMEOUT, self.client.register_capability(vec![registration])).await {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => tracing::warn!("cannot watch files: {error}"),
+            Err(_) => tracing::warn!("the client did not register the file watcher in time"),
+        }
     }
 }
 
@@ -53,49 +136,81 @@ fn negotiate(params: &InitializeParams) -> Encoding {
     }
 }
 
+fn to_path(uri: &Uri) -> Option<PathBuf> {
+    uri.to_file_path().map(|p| p.into_owned())
+}
+
+fn server_capabilities(encoding: Encoding) -> ServerCapabilities {
+    ServerCapabilities {
+        position_encoding: Some(match encoding {
+            Encoding::Utf8 => PositionEncodingKind::UTF8,
+            Encoding::Utf16 => PositionEncodingKind::UTF16,
+        }),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+            open_close: Some(true),
+            change: Some(TextDocumentSyncKind::INCREMENTAL),
+            save: Some(TextDocumentSyncSaveOptions::Supported(true)),
+            ..TextDocumentSyncOptions::default()
+        })),
+        definition_provider: Some(OneOf::Left(true)),
+        declaration_provider: Some(DeclarationCapability::Simple(true)),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+        document_formatting_provider: Some(OneOf::Left(true)),
+        document_range_formatting_provider: Some(OneOf::Left(true)),
+        execute_command_provider: Some(ExecuteCommandOptions {
+            commands: vec![COPY_REFERENCE.to_owned()],
+            ..ExecuteCommandOptions::default()
+        }),
+        workspace: Some(WorkspaceServerCapabilities {
+            workspace_folders: Some(WorkspaceFoldersServerCapabilities {
+                supported: Some(true),
+                change_notifications: Some(OneOf::Left(true)),
+            }),
+            file_operations: None,
+        }),
+        ..ServerCapabilities::default()
+    }
+}
+
 impl LanguageServer for Backend {
     async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
         let encoding = negotiate(&params);
         #[allow(deprecated)] // `root_uri` is still what many clients send.
-        let roots: Vec<std::path::PathBuf> = params
-            .workspace_folders
-            .iter()
-            .flatten()
-            .map(|f| &f.uri)
-            .chain(params.root_uri.iter())
-            .filter_map(|uri| uri.to_file_path().map(|p| p.into_owned()))
-            .collect();
-        self.send(Message::Initialize { roots, encoding })?;
+        let roots: Vec<PathBuf> = match &params.workspace_folders {
+            Some(folders) if !folders.is_empty() => folders.iter().filter_map(|f| to_path(&f.uri)).collect(),
+            _ => params.root_uri.iter().filter_map(to_path).collect(),
+        };
+        let capabilities = &params.capabilities;
+        let workspace = capabilities.workspace.as_ref();
+        let _ = self.support.set(ClientSupport {
+            configuration: workspace.and_then(|w| w.configuration).unwrap_or(false),
+            watched_files: workspace
+                .and_then(|w| w.did_change_watched_files.as_ref())
+                .and_then(|w| w.dynamic_registration)
+                .unwrap_or(false),
+        });
+        let progress = capabilities.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false);
+        let (settings, problem) =
+            Settings::from_json(params.initialization_options.as_ref().unwrap_or(&serde_json::Value::Null));
+        if let Some(problem) = problem {
+            tracing::warn!("{problem}");
+        }
+        self.send(Message::Initialize { roots, encoding, settings, progress })?;
         Ok(InitializeResult {
-            capabilities: ServerCapabilities {
-                position_encoding: Some(match encoding {
-                    Encoding::Utf8 => PositionEncodingKind::UTF8,
-                    Encoding::Utf16 => PositionEncodingKind::UTF16,
-                }),
-                text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
-                    open_close: Some(true),
-                    change: Some(TextDocumentSyncKind::INCREMENTAL),
-                    ..TextDocumentSyncOptions::default()
-                })),
-                definition_provider: Some(OneOf::Left(true)),
-                hover_provider: Some(HoverProviderCapability::Simple(true)),
-                document_symbol_provider: Some(OneOf::Left(true)),
-                execute_command_provider: Some(ExecuteCommandOptions {
-                    commands: vec![COPY_REFERENCE.to_owned()],
-                    ..ExecuteCommandOptions::default()
-                }),
-                folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
-                declaration_provider: Some(DeclarationCapability::Simple(true)),
-                document_formatting_provider: Some(OneOf::Left(true)),
-                document_range_formatting_provider: Some(OneOf::Left(true)),
-                ..ServerCapabilities::default()
-            },
+            capabilities: server_capabilities(encoding),
             server_info: Some(ServerInfo {
                 name: "nacl-ls".to_owned(),
                 version: Some(env!("CARGO_PKG_VERSION").to_owned()),
             }),
             ..InitializeResult::default()
         })
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        self.watch_files().await;
+        self.pull_settings().await;
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -112,15 +227,36 @@ impl LanguageServer for Backend {
         let _ = self.send(Message::Change { uri: doc.uri, version: doc.version, changes: params.content_changes });
     }
 
+    async fn did_save(&self, _: DidSaveTextDocumentParams) {
+        let _ = self.send(Message::Saved);
+    }
+
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let _ = self.send(Message::Close { uri: params.text_document.uri });
     }
 
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        let changes = params.changes.into_iter().filter_map(|c| Some((to_path(&c.uri)?, c.typ))).collect();
+        let _ = self.send(Message::FilesChanged(changes));
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        // Clients that support `workspace/configuration` often send `null` here and expect a pull.
+        if params.settings.is_null() || self.support.get().is_some_and(|s| s.configuration) {
+            self.pull_settings().await;
+        } else {
+            self.apply_settings(&params.settings);
+        }
+    }
+
+    async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
+        let paths = |folders: Vec<WorkspaceFolder>| folders.iter().filter_map(|f| to_path(&f.uri)).collect();
+        let _ = self.send(Message::Folders { added: paths(params.event.added), removed: paths(params.event.removed) });
+    }
+
     async fn goto_definition(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
         let at = params.text_document_position_params;
-        let (reply, answer) = tokio::sync::oneshot::channel();
-        self.send(Message::Definition { uri: at.text_document.uri, position: at.position, reply })?;
-        let locations = answer.await.map_err(|_| Error::internal_error())?;
+        let locations = self.query(at.text_document.uri, true, move |s| requests::definition(s, at.position)).await?;
         Ok((!locations.is_empty()).then_some(GotoDefinitionResponse::Array(locations)))
     }
 
@@ -130,9 +266,7 @@ impl LanguageServer for Backend {
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         let at = params.text_document_position_params;
-        let (reply, answer) = tokio::sync::oneshot::channel();
-        self.send(Message::Hover { uri: at.text_document.uri, position: at.position, reply })?;
-        answer.await.map_err(|_| Error::internal_error())
+        self.query(at.text_document.uri, true, move |s| requests::hover(s, at.position)).await
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
@@ -145,28 +279,25 @@ impl LanguageServer for Backend {
             .next()
             .and_then(|a| serde_json::from_value(a).ok())
             .ok_or_else(|| Error::invalid_params("nacl.copyReference takes a text document position"))?;
-        let (reply, answer) = tokio::sync::oneshot::channel();
-        self.send(Message::ElementId { uri: at.text_document.uri, position: at.position, reply })?;
-        Ok(answer.await.map_err(|_| Error::internal_error())?.map(LSPAny::String))
+        let id = self.query(at.text_document.uri, false, move |s| requests::element_id(s, at.position)).await?;
+        Ok(id.map(LSPAny::String))
     }
 
     async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {
-        let (reply, answer) = tokio::sync::oneshot::channel();
-        self.send(Message::Symbols { uri: params.text_document.uri, reply })?;
-        Ok(Some(DocumentSymbolResponse::Nested(answer.await.map_err(|_| Error::internal_error())?)))
+        let symbols = self.query(params.text_document.uri, false, requests::document_symbols).await?;
+        Ok(Some(DocumentSymbolResponse::Nested(symbols)))
     }
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
-        let (reply, answer) = tokio::sync::oneshot::channel();
-        self.send(Message::Folds { uri: params.text_document.uri, reply })?;
-        Ok(Some(answer.await.map_err(|_| Error::internal_error())?))
+        Ok(Some(self.query(params.text_document.uri, false, requests::folding_ranges).await?))
     }
 
     async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
-        self.format(params.text_document.uri, None).await
+        self.query(params.text_document.uri, false, |s| requests::format(s, None)).await
     }
 
     async fn range_formatting(&self, params: DocumentRangeFormattingParams) -> Result<Option<Vec<TextEdit>>> {
-        self.format(params.text_document.uri, Some(params.range)).await
+        let range = params.range;
+        self.query(params.text_document.uri, false, move |s| requests::format(s, Some(range))).await
     }
 }

@@ -2,12 +2,19 @@
 //!
 //! tower-lsp-server runs handlers concurrently, so a handler that awaits can let a later message
 //! overtake it. Here every handler forwards its message, synchronously and before any `.await`,
-//! into one channel drained by a single writer thread ([`state`]) that owns the documents and the
-//! salsa database: changes apply in arrival order, and requests that read a document (formatting)
-//! see every change sent before them.
+//! into one channel drained by a single writer thread ([`writer`]) that owns the documents and the
+//! salsa databases: changes apply in arrival order, and a request sees every change sent before
+//! it. Requests and diagnostics run on snapshots on worker threads ([`requests`]); what the server
+//! sends on its own goes through one ordered stream ([`outgoing`]).
 
 mod backend;
-mod state;
+mod convert;
+mod document;
+mod logging;
+mod outgoing;
+mod requests;
+mod settings;
+mod writer;
 
 use std::process::ExitCode;
 use tower_lsp_server::{LspService, Server};
@@ -16,8 +23,15 @@ use tower_lsp_server::{LspService, Server};
 pub fn serve() -> std::io::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     runtime.block_on(async {
-        let (service, socket) = LspService::new(backend::Backend::new);
+        let (outgoing, outgoing_rx) = tokio::sync::mpsc::unbounded_channel();
+        let log_level = logging::init(outgoing.clone());
+        let writer = writer::spawn(outgoing, log_level)?;
+        let (service, socket) = LspService::new(move |client| {
+            tokio::spawn(outgoing::run(client.clone(), outgoing_rx));
+            backend::Backend::new(client, writer)
+        });
         Server::new(tokio::io::stdin(), tokio::io::stdout(), socket).serve(service).await;
-    });
+        Ok::<(), std::io::Error>(())
+    })?;
     Ok(ExitCode::SUCCESS)
 }

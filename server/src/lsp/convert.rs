@@ -1,0 +1,146 @@
+//! Conversions from the analysis's answers (byte offsets) to LSP types (positions in the
+//! negotiated encoding).
+
+use crate::line_index::{Encoding, LineIndex};
+use nacl_analysis::{diagnostics::Diagnostic as NaclDiagnostic, structure, workspace::LoadedWorkspace};
+use nacl_syntax::{Severity, TextRange, TextSize};
+use std::path::Path;
+use tower_lsp_server::ls_types::{
+    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DocumentSymbol, FoldingRange, FoldingRangeKind,
+    Location, NumberOrString, Position, Range, SymbolKind, TextEdit, Uri,
+};
+
+/// A text with its line index: everything needed to convert offsets of one file.
+#[derive(Clone, Copy)]
+pub struct Lines<'a> {
+    /// The text.
+    pub text: &'a str,
+    /// Its line index.
+    pub index: &'a LineIndex,
+    /// How columns are counted.
+    pub encoding: Encoding,
+}
+
+impl Lines<'_> {
+    /// The LSP range of a byte range.
+    pub fn range(&self, range: TextRange) -> Range {
+        Range { start: self.position(range.start()), end: self.position(range.end()) }
+    }
+
+    /// The LSP position of a byte offset.
+    pub fn position(&self, offset: TextSize) -> Position {
+        let (line, character) = self.index.to_lsp(self.text, offset, self.encoding);
+        Position { line, character }
+    }
+
+    /// The byte offset of an LSP position (clamped to the text).
+    pub fn offset(&self, position: Position) -> TextSize {
+        self.index.offset(self.text, position.line, position.character, self.encoding)
+    }
+
+    /// The byte range of an LSP range (clamped, never reversed).
+    pub fn text_range(&self, range: Range) -> TextRange {
+        let start = self.offset(range.start);
+        TextRange::new(start, self.offset(range.end).max(start))
+    }
+}
+
+/// The location of a byte range in a workspace file other than the one being converted.
+pub fn location(workspace: &LoadedWorkspace, path: &Path, range: TextRange, encoding: Encoding) -> Option<Location> {
+    // Files the analysis does not hold (static files) are pointed at their start.
+    let range = match workspace.text_of(path) {
+        Some(text) => Lines { text: &text, index: &LineIndex::new(&text), encoding }.range(range),
+        None => Range::default(),
+    };
+    Some(Location { uri: Uri::from_file_path(path)?, range })
+}
+
+/// An analysis diagnostic as an LSP diagnostic, with related locations in other files.
+pub fn diagnostic(d: &NaclDiagnostic, lines: Lines<'_>, workspace: &LoadedWorkspace) -> Diagnostic {
+    let related = d
+        .related
+        .iter()
+        .filter_map(|r| {
+            Some(DiagnosticRelatedInformation {
+                location: location(workspace, &r.path, r.range, lines.encoding)?,
+                message: r.message.clone(),
+            })
+        })
+        .collect::<Vec<_>>();
+    Diagnostic {
+        range: lines.range(d.range),
+        severity: Some(match d.severity() {
+            Severity::Error => DiagnosticSeverity::ERROR,
+            Severity::Warning => DiagnosticSeverity::WARNING,
+            Severity::Info => DiagnosticSeverity::INFORMATION,
+        }),
+        code: Some(NumberOrString::String(d.code.as_str().to_owned())),
+        source: Some("nacl-ls".to_owned()),
+        message: d.message.clone(),
+        related_information: (!related.is_empty()).then_some(related),
+        ..Diagnostic::default()
+    }
+}
+
+/// The outline of a document, as LSP document symbols.
+pub fn document_symbols(lines: Lines<'_>) -> Vec<DocumentSymbol> {
+    let root = nacl_syntax::parse(lines.text).syntax();
+    fn convert(symbol: &structure::Symbol, lines: Lines<'_>) -> DocumentSymbol {
+        #[allow(deprecated)] // `deprecated` is a required field of the type
+        DocumentSymbol {
+            name: if symbol.name.is_empty() { "?".to_owned() } else { symbol.name.clone() },
+            detail: symbol.detail.clone(),
+            kind: match symbol.kind {
+                structure::SymbolKind::Type => SymbolKind::CLASS,
+                structure::SymbolKind::Instance => SymbolKind::OBJECT,
+                structure::SymbolKind::Variables => SymbolKind::NAMESPACE,
+                structure::SymbolKind::Variable => SymbolKind::VARIABLE,
+                structure::SymbolKind::Field => SymbolKind::FIELD,
+                structure::SymbolKind::AnnotationType => SymbolKind::INTERFACE,
+                structure::SymbolKind::Object => SymbolKind::STRUCT,
+                structure::SymbolKind::Property => SymbolKind::PROPERTY,
+            },
+            tags: None,
+            deprecated: None,
+            range: lines.range(symbol.range),
+            selection_range: lines.range(symbol.selection),
+            children: Some(symbol.children.iter().map(|c| convert(c, lines)).collect()),
+        }
+    }
+    structure::document_symbols(&root).iter().map(|s| convert(s, lines)).collect()
+}
+
+/// The foldable regions of a document, by line.
+pub fn folding_ranges(lines: Lines<'_>) -> Vec<FoldingRange> {
+    let root = nacl_syntax::parse(lines.text).syntax();
+    structure::folding_ranges(&root, lines.text)
+        .into_iter()
+        .map(|fold| FoldingRange {
+            start_line: lines.index.line_col(fold.range.start()).line,
+            end_line: lines.index.line_col(fold.range.end()).line,
+            kind: Some(match fold.kind {
+                structure::FoldKind::Comment => FoldingRangeKind::Comment,
+                structure::FoldKind::Region => FoldingRangeKind::Region,
+            }),
+            ..FoldingRange::default()
+        })
+        .collect()
+}
+
+/// The formatting edits of a document (or of a range of it): one edit replacing what changed.
+pub fn format(lines: Lines<'_>, range: Option<Range>) -> Vec<TextEdit> {
+    let text = lines.text;
+    let edit = match range {
+        None => {
+            let formatted = nacl_syntax::format::format(text);
+            (formatted != text).then_some((TextRange::up_to(TextSize::of(text)), formatted))
+        }
+        Some(range) => {
+            let parse = nacl_syntax::parse(text);
+            nacl_syntax::format::format_range(text, &parse, lines.text_range(range))
+                .filter(|edit| text[edit.range] != edit.new_text)
+                .map(|edit| (edit.range, edit.new_text))
+        }
+    };
+    edit.map(|(range, new_text)| vec![TextEdit { range: lines.range(range), new_text }]).unwrap_or_default()
+}

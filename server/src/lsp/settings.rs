@@ -1,0 +1,76 @@
+//! The server's settings, from `initializationOptions` and the client's `nacl` configuration section.
+//!
+//! ```json
+//! { "environment": "prod", "logLevel": "debug",
+//!   "diagnostics": { "warnings": true, "disabled": ["W0501"] } }
+//! ```
+
+use serde::Deserialize;
+
+/// Everything a user can set.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Settings {
+    /// The environment common files are analysed in (default: the first of `salto.config/envs.nacl`).
+    pub environment: Option<String>,
+    /// A `tracing` filter for the server's log, such as `info` or `nacl_ls=debug` (default: `NACL_LS_LOG`, else `warn`).
+    pub log_level: Option<String>,
+    /// Which diagnostics to show.
+    pub diagnostics: DiagnosticSettings,
+}
+
+/// Which diagnostics to show.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct DiagnosticSettings {
+    /// Show warnings and information, not only errors.
+    pub warnings: bool,
+    /// Codes never shown, such as `W0501`.
+    pub disabled: Vec<String>,
+}
+
+impl Default for DiagnosticSettings {
+    fn default() -> Self {
+        DiagnosticSettings { warnings: true, disabled: Vec::new() }
+    }
+}
+
+impl DiagnosticSettings {
+    /// Whether a diagnostic with `code` and this severity is shown.
+    pub fn shows(&self, code: &str, is_error: bool) -> bool {
+        (is_error || self.warnings) && !self.disabled.iter().any(|d| d == code)
+    }
+}
+
+impl Settings {
+    /// Reads settings from a JSON value: either the settings themselves or an object with a `nacl`
+    /// member holding them. Returns the defaults and a message when the value has the wrong shape.
+    pub fn from_json(value: &serde_json::Value) -> (Settings, Option<String>) {
+        let value = value.get("nacl").unwrap_or(value);
+        if value.is_null() {
+            return (Settings::default(), None);
+        }
+        match Settings::deserialize(value) {
+            Ok(settings) => (settings, None),
+            Err(error) => (Settings::default(), Some(format!("ignoring invalid nacl-ls settings: {error}"))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reads_nested_partial_and_invalid_settings() {
+        let (settings, error) = Settings::from_json(&json!({ "nacl": { "environment": "prod" } }));
+        assert_eq!(settings.environment.as_deref(), Some("prod"));
+        assert!(settings.diagnostics.warnings && error.is_none());
+        let (settings, _) = Settings::from_json(&json!({ "diagnostics": { "disabled": ["W0501"] } }));
+        assert!(!settings.diagnostics.shows("W0501", false) && settings.diagnostics.shows("W0502", false));
+        let (settings, error) = Settings::from_json(&json!({ "environment": 3 }));
+        assert_eq!(settings, Settings::default());
+        assert!(error.is_some_and(|e| e.contains("invalid")));
+    }
+}

@@ -1,0 +1,732 @@
+//! The writer thread: the only owner of the open documents and of each workspace's database.
+//!
+//! It applies every message in arrival order. Reads never run on it: a request gets a
+//! [`Snapshot`] (a second handle on the database, plus the document as it is now) and runs on a
+//! worker thread; the next write cancels it, so a slow read never delays an edit. Diagnostics
+//! are computed the same way, for open documents after every burst of edits and for the whole
+//! workspace after indexing, saves and changes on disk.
+
+use super::{
+    convert::{self, Lines},
+    logging::LogLevel,
+    outgoing::Outgoing,
+    settings::Settings,
+};
+use crate::{
+    line_index::{Encoding, LineIndex},
+    lsp::document::Document,
+};
+use nacl_analysis::{
+    diagnostics::Diagnostic as NaclDiagnostic,
+    files, layout,
+    workspace::{self, LoadedWorkspace},
+};
+use std::{
+    collections::{BTreeSet, HashMap, HashSet},
+    path::{Path, PathBuf},
+    sync::{Arc, OnceLock, mpsc},
+    time::{Duration, Instant},
+};
+use tokio::sync::mpsc::UnboundedSender;
+use tower_lsp_server::ls_types::{Diagnostic, FileChangeType, TextDocumentContentChangeEvent, Uri};
+
+/// How long the writer waits for more edits before computing diagnostics.
+const DEBOUNCE: Duration = Duration::from_millis(3);
+/// How long after a save or a change on disk the whole workspace is checked again.
+const PASS_DELAY: Duration = Duration::from_millis(200);
+
+/// Work to run on a snapshot, on a worker thread.
+pub type Job = Box<dyn FnOnce(Snapshot) + Send>;
+
+/// What the handlers (and the writer's own workers) send the writer, in arrival order.
+pub enum Message {
+    /// The client's workspace folders, the negotiated position encoding and the initial settings.
+    Initialize {
+        /// Workspace folders.
+        roots: Vec<PathBuf>,
+        /// How positions count columns.
+        encoding: Encoding,
+        /// Settings from `initializationOptions`.
+        settings: Settings,
+        /// Whether the client shows work-done progress.
+        progress: bool,
+    },
+    /// A document was opened.
+    Open {
+        /// The document.
+        uri: Uri,
+        /// Its version.
+        version: i32,
+        /// Its text.
+        text: String,
+    },
+    /// A document changed.
+    Change {
+        /// The document.
+        uri: Uri,
+        /// Its new version.
+        version: i32,
+        /// The changes, in order.
+        changes: Vec<TextDocumentContentChangeEvent>,
+    },
+    /// A document was closed.
+    Close {
+        /// The document.
+        uri: Uri,
+    },
+    /// A document was saved.
+    Saved,
+    /// Files changed on disk (from the client's file watcher).
+    FilesChanged(Vec<(PathBuf, FileChangeType)>),
+    /// New settings.
+    Settings(Settings),
+    /// Workspace folders were added or removed.
+    Folders {
+        /// New folders.
+        added: Vec<PathBuf>,
+        /// Folders no longer open.
+        removed: Vec<PathBuf>,
+    },
+    /// Run a read on a snapshot.
+    Query {
+        /// The document the read is about.
+        uri: Uri,
+        /// Whether the read needs the workspace (syntax-level reads do not).
+        workspace: bool,
+        /// The read.
+        job: Job,
+    },
+    /// A workspace finished loading (from its loader thread).
+    Indexed {
+        /// Its root.
+        root: PathBuf,
+        /// What was loaded.
+        workspace: LoadedWorkspace,
+    },
+    /// A diagnostics job was cancelled by a write before it finished these documents.
+    DiagnosticsCancelled(Vec<Uri>),
+    /// A whole-workspace check finished or was cancelled.
+    PassDone {
+        /// The workspace root.
+        root: PathBuf,
+        /// Whether a write cancelled it.
+        cancelled: bool,
+    },
+}
+
+/// What a read sees: the document and the workspace as they were when the request arrived.
+pub struct Snapshot {
+    /// The document, if it is open.
+    pub document: Option<Arc<OpenDocument>>,
+    /// The workspace holding it, for reads that need one.
+    pub workspace: Option<LoadedWorkspace>,
+    /// How positions count columns.
+    pub encoding: Encoding,
+}
+
+/// An open document's text at one version.
+pub struct OpenDocument {
+    /// The document.
+    pub uri: Uri,
+    /// Its file.
+    pub path: PathBuf,
+    /// Its version.
+    pub version: i32,
+    /// Its text.
+    pub text: Arc<str>,
+    index: OnceLock<LineIndex>,
+}
+
+impl OpenDocument {
+    /// The text with its line index (built on first use).
+    pub fn lines(&self, encoding: Encoding) -> Lines<'_> {
+        Lines { text: &self.text, index: self.index.get_or_init(|| LineIndex::new(&self.text)), encoding }
+    }
+}
+
+/// Starts the writer thread; returns the channel to send it messages.
+pub fn spawn(
+    outgoing: UnboundedSender<Outgoing>,
+    log_level: Option<LogLevel>,
+) -> std::io::Result<mpsc::Sender<Message>> {
+    let (sender, receiver) = mpsc::channel();
+    let requests = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .thread_name(|i| format!("nacl-ls request {i}"))
+        .build()
+        .map_err(std::io::Error::other)?;
+    let writer = Writer {
+        messages: sender.clone(),
+        outgoing,
+        log_level,
+        encoding: Encoding::Utf16,
+        settings: Arc::default(),
+        progress: false,
+        roots: Vec::new(),
+        buffers: HashMap::new(),
+        unflushed: BTreeSet::new(),
+        stale: HashSet::new(),
+        generation: 0,
+        requests,
+    };
+    std::thread::Builder::new().name("nacl-ls writer".to_owned()).spawn(move || writer.run(receiver))?;
+    Ok(sender)
+}
+
+/// An open document: the buffer and its latest flushed version.
+struct Buffer {
+    document: Document,
+    current: Arc<OpenDocument>,
+}
+
+/// One workspace: a folder the client opened (or the folder of a file opened outside any).
+struct Root {
+    path: PathBuf,
+    workspace: LoadedWorkspace,
+    /// Whether every file on disk is loaded; until then only open documents are.
+    indexed: bool,
+    /// A stand-in for documents outside every workspace folder: never loaded from disk.
+    scratch: bool,
+    /// The progress report of its indexing, until its first full check ends.
+    progress: Option<String>,
+    pass: Pass,
+}
+
+/// The state of a root's whole-workspace check.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    Idle,
+    Due(Instant),
+    Running,
+}
+
+struct Writer {
+    messages: mpsc::Sender<Message>,
+    outgoing: UnboundedSender<Outgoing>,
+    log_level: Option<LogLevel>,
+    encoding: Encoding,
+    settings: Arc<Settings>,
+    progress: bool,
+    roots: Vec<Root>,
+    buffers: HashMap<Uri, Buffer>,
+    /// Documents edited since their text was last written to the database.
+    unflushed: BTreeSet<Uri>,
+    /// Open documents whose diagnostics must be computed again.
+    stale: HashSet<Uri>,
+    /// Counts jobs, so that a stale job's result never overwrites a newer one.
+    generation: u64,
+    requests: rayon::ThreadPool,
+}
+
+impl Writer {
+    fn run(mut self, messages: mpsc::Receiver<Message>) {
+        loop {
+            let first = match self.next_deadline() {
+                None => match messages.recv() {
+                    Ok(message) => Some(message),
+                    Err(mpsc::RecvError) => return,
+                },
+                Some(deadline) => match messages.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                    Ok(message) => Some(message),
+                    Err(mpsc::RecvTimeoutError::Timeout) => None,
+                    Err(mpsc::RecvTimeoutError::Disconnected) => return,
+                },
+            };
+            if let Some(first) = first {
+                // Apply everything already waiting (and, after edits, what follows within a few
+                // milliseconds) before computing diagnostics: a burst of edits costs one analysis.
+                let mut edited = self.handle_safely(first);
+                loop {
+                    let next = match messages.try_recv() {
+                        Ok(next) => next,
+                        Err(_) if edited => match messages.recv_timeout(DEBOUNCE) {
+                            Ok(next) => next,
+                            Err(_) => break,
+                        },
+                        Err(_) => break,
+                    };
+                    edited |= self.handle_safely(next);
+                }
+            }
+            self.flush();
+            self.spawn_diagnostics();
+            self.start_due_passes();
+        }
+    }
+
+    /// When the next whole-workspace check is due, if one is.
+    fn next_deadline(&self) -> Option<Instant> {
+        self.roots.iter().filter_map(|r| if let Pass::Due(at) = r.pass { Some(at) } else { None }).min()
+    }
+
+    /// Handles a message; returns whether it edited a document. A panic is contained and
+    /// logged, so the server keeps serving.
+    fn handle_safely(&mut self, message: Message) -> bool {
+        let edit = matches!(message, Message::Change { .. });
+        if let Err(payload) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.handle(message))) {
+            tracing::error!("internal error while handling a message: {}", panic_message(&*payload));
+        }
+        edit
+    }
+
+    fn handle(&mut self, message: Message) {
+        match message {
+            Message::Initialize { roots, encoding, settings, progress } => {
+                self.encoding = encoding;
+                self.progress = progress;
+                self.apply_settings(settings);
+                for root in roots {
+                    self.add_root(&root);
+                }
+            }
+            Message::Open { uri, version, text } => {
+                let path = path_of(&uri);
+                let root = self.root_for(&path);
+                let document = Document::new(path.clone(), version, &text);
+                let current = open_document(&uri, &document, Arc::from(text));
+                self.roots[root].workspace.set_file_text(&path, current.text.clone());
+                self.buffers.insert(uri, Buffer { document, current });
+                self.mark_stale(root);
+            }
+            Message::Change { uri, version, changes } => {
+                let Some(buffer) = self.buffers.get_mut(&uri) else {
+                    tracing::warn!("ignoring a change to {}, which is not open", uri.as_str());
+                    return;
+                };
+                for change in &changes {
+                    buffer.document.apply(change, self.encoding);
+                }
+                buffer.document.version = version;
+                self.unflushed.insert(uri);
+            }
+            Message::Close { uri } => self.close(uri),
+            Message::Saved => self.schedule_passes(|_| true),
+            Message::FilesChanged(changes) => self.files_changed(changes),
+            Message::Settings(settings) => self.apply_settings(settings),
+            Message::Folders { added, removed } => {
+                for path in removed {
+                    self.remove_root(&path);
+                }
+                for path in added {
+                    self.add_root(&path);
+                }
+            }
+            Message::Query { uri, workspace, job } => {
+                self.flush();
+                let snapshot = self.snapshot(&uri, workspace);
+                self.requests.spawn(move || job(snapshot));
+            }
+            Message::Indexed { root, workspace } => self.indexed(root, workspace),
+            Message::DiagnosticsCancelled(uris) => {
+                self.stale.extend(uris.into_iter().filter(|uri| self.buffers.contains_key(uri)));
+            }
+            Message::PassDone { root, cancelled } => {
+                let Some(root) = self.roots.iter_mut().find(|r| r.path == root) else { return };
+                if cancelled {
+                    root.pass = Pass::Due(Instant::now() + PASS_DELAY);
+                } else {
+                    if root.pass == Pass::Running {
+                        root.pass = Pass::Idle;
+                    }
+                    if let Some(token) = root.progress.take() {
+                        let message = format!("{} files", root.workspace.workspace.files(&root.workspace.db).len());
+                        let _ = self.outgoing.send(Outgoing::ProgressEnd { token, message });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes the text of every edited document to its workspace.
+    fn flush(&mut self) {
+        for uri in std::mem::take(&mut self.unflushed) {
+            let Some(buffer) = self.buffers.get_mut(&uri) else { continue };
+            buffer.current = open_document(&uri, &buffer.document, buffer.document.text());
+            let (path, text) = (buffer.current.path.clone(), buffer.current.text.clone());
+            let root = self.root_for(&path);
+            self.roots[root].workspace.set_file_text(&path, text);
+            self.mark_stale(root);
+        }
+    }
+
+    fn snapshot(&self, uri: &Uri, workspace: bool) -> Snapshot {
+        let document = self.buffers.get(uri).map(|b| b.current.clone());
+        let path = document.as_ref().map_or_else(|| path_of(uri), |d| d.path.clone());
+        let workspace = workspace.then(|| self.root_of(&path).map(|i| self.roots[i].workspace.clone())).flatten();
+        Snapshot { document, workspace, encoding: self.encoding }
+    }
+
+    /// Marks every open document of a root for new diagnostics: an edit in one file can change
+    /// what is reported in another.
+    fn mark_stale(&mut self, root: usize) {
+        for (uri, buffer) in &self.buffers {
+            if self.root_of(&buffer.current.path) == Some(root) {
+                self.stale.insert(uri.clone());
+            }
+        }
+    }
+
+    /// Computes the diagnostics of the stale open documents on a worker, one job per workspace.
+    fn spawn_diagnostics(&mut self) {
+        if self.stale.is_empty() {
+            return;
+        }
+        let mut by_root: HashMap<usize, Vec<Arc<OpenDocument>>> = HashMap::new();
+        for uri in std::mem::take(&mut self.stale) {
+            let Some(buffer) = self.buffers.get(&uri) else { continue };
+            if let Some(root) = self.root_of(&buffer.current.path) {
+                by_root.entry(root).or_default().push(buffer.current.clone());
+            }
+        }
+        for (root, documents) in by_root {
+            self.generation += 1;
+            let job = DiagnosticsJob {
+                workspace: self.roots[root].workspace.clone(),
+                indexed: self.roots[root].indexed,
+                settings: self.settings.clone(),
+                encoding: self.encoding,
+                generation: self.generation,
+            };
+            let (outgoing, messages) = (self.outgoing.clone(), self.messages.clone());
+            self.requests.spawn(move || {
+                let uris: Vec<Uri> = documents.iter().map(|d| d.uri.clone()).collect();
+                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    for document in &documents {
+                        let _ = outgoing.send(job.publish(document));
+                    }
+                }));
+                drop(job);
+                match run {
+                    Ok(()) => {}
+                    Err(payload) if workspace::is_cancellation(&*payload) => {
+                        let _ = messages.send(Message::DiagnosticsCancelled(uris));
+                    }
+                    Err(payload) => {
+                        tracing::error!("internal error computing diagnostics: {}", panic_message(&*payload))
+                    }
+                }
+            });
+        }
+    }
+
+    /// Starts the whole-workspace checks that are due.
+    fn start_due_passes(&mut self) {
+        let now = Instant::now();
+        for root in &mut self.roots {
+            if !matches!(root.pass, Pass::Due(at) if at <= now) || !root.indexed {
+                continue;
+            }
+            root.pass = Pass::Running;
+            self.generation += 1;
+            let open: HashMap<PathBuf, Uri> = self
+                .buffers
+                .iter()
+                .map(|(uri, b)| (b.current.path.clone(), uri.clone()))
+                .filter(|(path, _)| path.starts_with(&root.path))
+                .collect();
+            let job = DiagnosticsJob {
+                workspace: root.workspace.clone(),
+                indexed: true,
+                settings: self.settings.clone(),
+                encoding: self.encoding,
+                generation: self.generation,
+            };
+            let (outgoing, messages, path) = (self.outgoing.clone(), self.messages.clone(), root.path.clone());
+            rayon::spawn(move || {
+                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.workspace_pass(&path, open)));
+                drop(job);
+                let cancelled = match run {
+                    Ok(message) => {
+                        let _ = outgoing.send(message);
+                        false
+                    }
+                    Err(payload) if workspace::is_cancellation(&*payload) => true,
+                    Err(payload) => {
+                        tracing::error!("internal error checking {}: {}", path.display(), panic_message(&*payload));
+                        false
+                    }
+                };
+                let _ = messages.send(Message::PassDone { root: path, cancelled });
+            });
+        }
+    }
+
+    fn schedule_passes(&mut self, which: impl Fn(&Root) -> bool) {
+        let at = Instant::now() + PASS_DELAY;
+        for root in self.roots.iter_mut().filter(|r| !r.scratch && which(r)) {
+            root.pass = Pass::Due(at);
+        }
+    }
+
+    fn apply_settings(&mut self, settings: Settings) {
+        if let (Some(log), Some(level)) = (&self.log_level, &settings.log_level) {
+            log.set(level);
+        }
+        let env_changed = settings.environment != self.settings.environment;
+        self.settings = Arc::new(settings);
+        for i in 0..self.roots.len() {
+            if env_changed && !self.roots[i].scratch {
+                self.roots[i].workspace.reload_layout(self.settings.environment.as_deref());
+            }
+            self.mark_stale(i);
+        }
+        self.schedule_passes(|_| true);
+    }
+
+    /// Opens a workspace folder: its open documents at once, every file on disk in the background.
+    fn add_root(&mut self, folder: &Path) {
+        let path = layout::find_root(folder);
+        if self.roots.iter().any(|r| r.path == path && !r.scratch) {
+            return;
+        }
+        let token = self.progress.then(|| format!("nacl-ls/index/{}", self.roots.len()));
+        if let Some(token) = &token {
+            let title = format!("Indexing {}", path.display());
+            let _ = self.outgoing.send(Outgoing::ProgressBegin { token: token.clone(), title });
+        }
+        let mut workspace = LoadedWorkspace::empty(&path);
+        for buffer in self.buffers.values().filter(|b| b.current.path.starts_with(&path)) {
+            workspace.set_file_text(&buffer.current.path, buffer.current.text.clone());
+        }
+        self.roots.push(Root {
+            path: path.clone(),
+            workspace,
+            indexed: false,
+            scratch: false,
+            progress: token.clone(),
+            pass: Pass::Idle,
+        });
+        let index = self.roots.len() - 1;
+        self.mark_stale(index);
+        let (messages, outgoing, env) =
+            (self.messages.clone(), self.outgoing.clone(), self.settings.environment.clone());
+        let spawned = std::thread::Builder::new().name("nacl-ls loader".to_owned()).spawn(move || {
+            let started = Instant::now();
+            let report = |done: usize, total: usize| {
+                if let Some(token) = &token {
+                    let percentage = (done * 90 / total.max(1)) as u32;
+                    let message = format!("{done}/{total} files");
+                    let _ = outgoing.send(Outgoing::ProgressReport { token: token.clone(), message, percentage });
+                }
+            };
+            let workspace = workspace::load_with_progress(&path, env.as_deref(), &report);
+            tracing::info!("loaded {} in {:?}", path.display(), started.elapsed());
+            let _ = messages.send(Message::Indexed { root: path, workspace });
+        });
+        if let Err(error) = spawned {
+            tracing::error!("cannot start loading the workspace: {error}");
+        }
+    }
+
+    /// A workspace finished loading: open documents override what was read from disk.
+    fn indexed(&mut self, path: PathBuf, mut workspace: LoadedWorkspace) {
+        let Some(index) = self.roots.iter().position(|r| r.path == path && !r.scratch) else { return };
+        self.flush();
+        for buffer in self.buffers.values().filter(|b| b.current.path.starts_with(&path)) {
+            workspace.set_file_text(&buffer.current.path, buffer.current.text.clone());
+        }
+        let root = &mut self.roots[index];
+        root.workspace = workspace;
+        root.indexed = true;
+        root.pass = Pass::Due(Instant::now());
+        if let Some(token) = &root.progress {
+            let message = "checking".to_owned();
+            let _ = self.outgoing.send(Outgoing::ProgressReport { token: token.clone(), message, percentage: 90 });
+        }
+        self.mark_stale(index);
+    }
+
+    fn remove_root(&mut self, folder: &Path) {
+        let path = layout::find_root(folder);
+        let Some(index) = self.roots.iter().position(|r| r.path == path && !r.scratch) else { return };
+        let root = self.roots.remove(index);
+        if let Some(token) = root.progress {
+            let _ = self.outgoing.send(Outgoing::ProgressEnd { token, message: "closed".to_owned() });
+        }
+        self.generation += 1;
+        let open = self.buffers.keys().cloned().collect();
+        let _ = self.outgoing.send(Outgoing::Workspace {
+            root: path,
+            files: Vec::new(),
+            open,
+            generation: self.generation,
+        });
+        // Open documents of the removed folder move to whatever holds them now.
+        let moved: Vec<Uri> = self
+            .buffers
+            .iter()
+            .filter(|(_, b)| b.current.path.starts_with(&root.path))
+            .map(|(u, _)| u.clone())
+            .collect();
+        for uri in moved {
+            let Some(buffer) = self.buffers.get(&uri) else { continue };
+            let (file, text) = (buffer.current.path.clone(), buffer.current.text.clone());
+            let target = self.root_for(&file);
+            self.roots[target].workspace.set_file_text(&file, text);
+            self.mark_stale(target);
+        }
+    }
+
+    fn close(&mut self, uri: Uri) {
+        self.unflushed.remove(&uri);
+        self.stale.remove(&uri);
+        let Some(buffer) = self.buffers.remove(&uri) else { return };
+        let path = buffer.current.path.clone();
+        if let Some(index) = self.root_of(&path) {
+            let root = &mut self.roots[index];
+            // The file on disk takes over again; a buffer that never was a file goes away.
+            if !root.scratch && path.is_file() {
+                root.workspace.reload_file(&path);
+            } else {
+                root.workspace.remove_file(&path);
+            }
+            self.mark_stale(index);
+        }
+        self.generation += 1;
+        let _ = self.outgoing.send(Outgoing::Publish {
+            uri,
+            version: None,
+            diagnostics: Vec::new(),
+            generation: self.generation,
+        });
+        if let Some(root) = self.root_of(&path).map(|i| self.roots[i].path.clone()) {
+            self.schedule_passes(|r| r.path == root);
+        }
+    }
+
+    fn files_changed(&mut self, changes: Vec<(PathBuf, FileChangeType)>) {
+        let open: HashSet<PathBuf> = self.buffers.values().map(|b| b.current.path.clone()).collect();
+        let mut touched = BTreeSet::new();
+        for (path, kind) in changes {
+            let Some(index) = self.root_of(&path) else { continue };
+            let root = &mut self.roots[index];
+            if root.scratch || !root.indexed {
+                continue;
+            }
+            touched.insert(index);
+            if path.file_name().is_some_and(|n| n == "envs.nacl")
+                && path.parent().is_some_and(|p| p.ends_with(layout::CONFIG_DIR))
+            {
+                root.workspace.reload_layout(self.settings.environment.as_deref());
+            }
+            if !files::is_nacl_file(&path) || path.is_dir() {
+                root.workspace.reload_static_files();
+            } else if open.contains(&path) {
+                // The editor's buffer wins over the file on disk.
+            } else if kind == FileChangeType::DELETED || !path.is_file() {
+                root.workspace.remove_file(&path);
+            } else {
+                root.workspace.set_file_text(&path, Arc::from(files::load(&path).text));
+            }
+        }
+        for index in touched {
+            self.mark_stale(index);
+            self.roots[index].pass = Pass::Due(Instant::now() + PASS_DELAY);
+        }
+    }
+
+    /// The workspace holding `path`: the innermost folder containing it.
+    fn root_of(&self, path: &Path) -> Option<usize> {
+        (0..self.roots.len())
+            .filter(|&i| path.starts_with(&self.roots[i].path))
+            .max_by_key(|&i| (self.roots[i].path.components().count(), !self.roots[i].scratch))
+    }
+
+    /// The workspace holding `path`, creating a scratch one (its folder, not loaded) if none does.
+    fn root_for(&mut self, path: &Path) -> usize {
+        if let Some(index) = self.root_of(path) {
+            return index;
+        }
+        let folder = path.parent().unwrap_or(path).to_path_buf();
+        let workspace = LoadedWorkspace::empty(&folder);
+        self.roots.push(Root {
+            path: folder,
+            workspace,
+            indexed: true,
+            scratch: true,
+            progress: None,
+            pass: Pass::Idle,
+        });
+        self.roots.len() - 1
+    }
+}
+
+/// Everything a diagnostics job needs, taken when it is spawned.
+struct DiagnosticsJob {
+    workspace: LoadedWorkspace,
+    indexed: bool,
+    settings: Arc<Settings>,
+    encoding: Encoding,
+    generation: u64,
+}
+
+impl DiagnosticsJob {
+    /// The diagnostics of an open document (only syntax errors until its workspace is indexed:
+    /// references cannot be resolved before then).
+    fn publish(&self, document: &OpenDocument) -> Outgoing {
+        let diagnostics = match self.workspace.file(&document.path) {
+            Some(file) => {
+                let found = self.workspace.file_diagnostics(file);
+                self.convert(found.iter().filter(|d| self.indexed || d.code.is_syntax()), document.lines(self.encoding))
+            }
+            None => Vec::new(),
+        };
+        Outgoing::Publish {
+            uri: document.uri.clone(),
+            version: Some(document.version),
+            diagnostics,
+            generation: self.generation,
+        }
+    }
+
+    /// The diagnostics of every closed file of the workspace.
+    fn workspace_pass(&self, root: &Path, open: HashMap<PathBuf, Uri>) -> Outgoing {
+        let files = self
+            .workspace
+            .check(None)
+            .into_iter()
+            .filter(|report| !open.contains_key(&report.path))
+            .filter_map(|report| {
+                let index = LineIndex::new(&report.text);
+                let lines = Lines { text: &report.text, index: &index, encoding: self.encoding };
+                let diagnostics = self.convert(report.diagnostics.iter(), lines);
+                let uri = Uri::from_file_path(&report.path)?;
+                (!diagnostics.is_empty()).then_some((uri, diagnostics))
+            })
+            .collect();
+        let open = open.into_values().collect();
+        Outgoing::Workspace { root: root.to_path_buf(), files, open, generation: self.generation }
+    }
+
+    fn convert<'a>(&self, found: impl Iterator<Item = &'a NaclDiagnostic>, lines: Lines<'_>) -> Vec<Diagnostic> {
+        let shown = &self.settings.diagnostics;
+        found
+            .filter(|d| shown.shows(d.code.as_str(), d.severity() == nacl_syntax::Severity::Error))
+            .map(|d| convert::diagnostic(d, lines, &self.workspace))
+            .collect()
+    }
+}
+
+fn open_document(uri: &Uri, document: &Document, text: Arc<str>) -> Arc<OpenDocument> {
+    Arc::new(OpenDocument {
+        uri: uri.clone(),
+        path: document.path.clone(),
+        version: document.version,
+        text,
+        index: OnceLock::new(),
+    })
+}
+
+/// The path of a document (or a stand-in for documents that are not files).
+pub fn path_of(uri: &Uri) -> PathBuf {
+    uri.to_file_path().map_or_else(|| PathBuf::from(uri.as_str()), |p| p.into_owned())
+}
+
+/// The text of a panic, for the log.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_owned())
+}
