@@ -14,6 +14,8 @@ struct Client {
     stdin: ChildStdin,
     messages: mpsc::Receiver<Value>,
     next_id: i64,
+    /// What the client answers to `workspace/configuration`.
+    configuration: Value,
 }
 
 impl Client {
@@ -22,7 +24,11 @@ impl Client {
             .arg("serve")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(
+                std::fs::File::create(format!("/tmp/lsp-{}.log", std::process::id()))
+                    .map(Stdio::from)
+                    .unwrap_or(Stdio::null()),
+            )
             .spawn()
             .expect("the server starts");
         let stdin = child.stdin.take().expect("stdin");
@@ -54,7 +60,7 @@ impl Client {
                 }
             }
         });
-        Client { child, stdin, messages, next_id: 1 }
+        Client { child, stdin, messages, next_id: 1, configuration: Value::Null }
     }
 
     fn send(&mut self, message: Value) {
@@ -76,17 +82,38 @@ impl Client {
         response["result"].clone()
     }
 
-    /// The next message matching `pred` (others are skipped), within ten seconds.
+    /// The next message matching `pred` (others are skipped), within ten seconds. Requests from
+    /// the server are answered as an editor would (`null`, or the configuration).
+    #[track_caller]
     fn wait_for(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
         loop {
-            let message = self.messages.recv_timeout(Duration::from_secs(10)).expect("the server answers in time");
+            let Ok(message) = self.messages.recv_timeout(Duration::from_secs(10)) else {
+                panic!("no answer from the server in time at {}", std::panic::Location::caller())
+            };
+            if message.get("method").is_some()
+                && let Some(id) = message.get("id")
+            {
+                let result = match message["method"].as_str() {
+                    Some("workspace/configuration") => json!([self.configuration]),
+                    _ => Value::Null,
+                };
+                self.send(json!({ "jsonrpc": "2.0", "id": id, "result": result }));
+            }
             if pred(&message) {
                 return message;
             }
         }
     }
 
+    /// The next diagnostics published for `uri`, whatever the version.
+    #[track_caller]
+    fn any_diagnostics(&mut self, uri: &str) -> Vec<Value> {
+        let message = self.wait_for(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri);
+        message["params"]["diagnostics"].as_array().cloned().unwrap_or_default()
+    }
+
     /// The next diagnostics published for `uri` with `version`.
+    #[track_caller]
     fn diagnostics(&mut self, uri: &str, version: i64) -> Vec<Value> {
         let message = self.wait_for(|m| {
             m["method"] == "textDocument/publishDiagnostics"
@@ -140,9 +167,9 @@ fn diagnostics_follow_edits_and_formatting_edits_the_document() {
     assert_eq!(diagnostics[0]["range"]["start"], json!({ "line": 1, "character": 6 }));
 
     // A burst of small edits sent without waiting: type `"` at the end of line 1 one character at
-    // a time after typing and deleting 50 letters; the last diagnostics match the final text.
+    // a time after typing and deleting 150 letters (300 edits); the last diagnostics match the final text.
     let mut version = 1;
-    for i in 0..50 {
+    for i in 0..150 {
         version += 1;
         let at = json!({ "line": 1, "character": 11 });
         client.notify("textDocument/didChange", json!({ "textDocument": { "uri": uri, "version": version }, "contentChanges": [{ "range": { "start": at, "end": at }, "text": "z" }] }));
@@ -196,6 +223,7 @@ fn definition_and_hover_across_files() {
     let file_uri = uri(&file);
     let mut client = Client::start();
     client.request("initialize", json!({ "processId": null, "rootUri": uri(&demo), "capabilities": {} }));
+    client.notify("initialized", json!({}));
     client.notify(
         "textDocument/didOpen",
         json!({ "textDocument": { "uri": file_uri, "languageId": "nacl", "version": 1, "text": text } }),
@@ -241,4 +269,183 @@ fn definition_and_hover_across_files() {
     let folds = client.request("textDocument/foldingRange", json!({ "textDocument": { "uri": file_uri } }));
     assert!(folds.as_array().is_some_and(|f| f.iter().any(|r| r["startLine"] == 12 && r["endLine"] == 20)), "{folds}");
     client.shutdown();
+}
+
+fn codes(diagnostics: &[Value]) -> Vec<String> {
+    diagnostics.iter().map(|d| d["code"].as_str().unwrap_or_default().to_owned()).collect()
+}
+
+/// Capabilities of an editor that shows progress, watches files and serves its configuration.
+fn full_client_capabilities() -> Value {
+    json!({
+        "window": { "workDoneProgress": true },
+        "workspace": { "configuration": true, "didChangeWatchedFiles": { "dynamicRegistration": true }, "workspaceFolders": true }
+    })
+}
+
+#[test]
+fn indexing_reports_progress_and_closed_files_follow_the_disk() {
+    let dir = scratch("index");
+    std::fs::write(dir.join("types.nacl"), "type salto.t {\n  string name {\n  }\n}\n").expect("write");
+    std::fs::write(dir.join("broken.nacl"), "salto.t a {\n  name = \"open\n}\n").expect("write");
+    let broken = uri(&dir.join("broken.nacl"));
+    let mut client = Client::start();
+    client.request(
+        "initialize",
+        json!({ "processId": null, "workspaceFolders": [{ "uri": uri(&dir), "name": "ws" }], "capabilities": full_client_capabilities() }),
+    );
+    client.notify("initialized", json!({}));
+    // The file watcher is registered, indexing reports progress from begin to end, and before it
+    // ends a closed file with an error gets diagnostics without a version.
+    let (mut registered, mut begun, mut published) = (false, false, None);
+    loop {
+        let m = client.wait_for(|_| true);
+        if m["method"] == "client/registerCapability" {
+            assert_eq!(m["params"]["registrations"][0]["method"], "workspace/didChangeWatchedFiles");
+            registered = true;
+        } else if m["method"] == "$/progress" && m["params"]["value"]["kind"] == "begin" {
+            begun = true;
+        } else if m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == broken {
+            published = Some(m["params"].clone());
+        } else if m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end" {
+            break;
+        }
+    }
+    assert!(registered && begun);
+    let published = published.expect("diagnostics of the closed file");
+    assert_eq!(published["version"], Value::Null);
+    assert_eq!(codes(published["diagnostics"].as_array().expect("diagnostics")), ["E0101"]);
+
+    // Files created, fixed and deleted outside the editor are picked up.
+    let created = dir.join("created.nacl");
+    std::fs::write(&created, "salto.t b {\n  name = \"x\"\n  name = \"y\"\n}\n").expect("write");
+    std::fs::write(dir.join("broken.nacl"), "salto.t a {\n  name = \"closed\"\n}\n").expect("write");
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": [{ "uri": uri(&created), "type": 1 }, { "uri": broken, "type": 2 }] }),
+    );
+    assert_eq!(codes(&client.any_diagnostics(&uri(&created))), ["E0315"]);
+    assert_eq!(client.any_diagnostics(&broken), Vec::<Value>::new());
+    std::fs::remove_file(&created).expect("delete");
+    client.notify("workspace/didChangeWatchedFiles", json!({ "changes": [{ "uri": uri(&created), "type": 3 }] }));
+    assert_eq!(client.any_diagnostics(&uri(&created)), Vec::<Value>::new());
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn settings_change_which_diagnostics_are_shown() {
+    let dir = scratch("settings");
+    let file = dir.join("a.nacl");
+    let text = "salto.t a {\n  x = salto.t.instance.missing\n}\n";
+    std::fs::write(&file, text).expect("write");
+    let file_uri = uri(&file);
+    let mut client = Client::start();
+    client.request("initialize", json!({ "processId": null, "rootUri": uri(&dir), "capabilities": {} }));
+    client.notify("initialized", json!({}));
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": file_uri, "languageId": "nacl", "version": 1, "text": text } }),
+    );
+    let found = client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == file_uri
+            && m["params"]["version"] == 1
+            && m["params"]["diagnostics"].as_array().is_some_and(|d| !d.is_empty())
+    });
+    assert!(codes(found["params"]["diagnostics"].as_array().expect("diagnostics")).contains(&"W0501".to_owned()));
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "nacl": { "diagnostics": { "disabled": ["W0501"] } } } }),
+    );
+    let cleared = client.diagnostics(&file_uri, 1);
+    assert!(!codes(&cleared).contains(&"W0501".to_owned()), "{cleared:?}");
+    // Invalid settings are reported in the client's log and ignored.
+    client.notify("workspace/didChangeConfiguration", json!({ "settings": { "nacl": { "environment": 3 } } }));
+    let log = client.wait_for(|m| m["method"] == "window/logMessage");
+    assert!(log["params"]["message"].as_str().unwrap_or_default().contains("invalid nacl-ls settings"), "{log}");
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn workspace_folders_come_and_go() {
+    let (first, second) = (scratch("folder-a"), scratch("folder-b"));
+    std::fs::write(first.join("a.nacl"), "salto.t a {\n  x = \"open\n}\n").expect("write");
+    std::fs::write(second.join("b.nacl"), "salto.t b {\n  x = 1\n  x = 2\n}\n").expect("write");
+    let mut client = Client::start();
+    client.request(
+        "initialize",
+        json!({ "processId": null, "workspaceFolders": [{ "uri": uri(&first), "name": "a" }], "capabilities": { "workspace": { "workspaceFolders": true } } }),
+    );
+    client.notify("initialized", json!({}));
+    let a = uri(&first.join("a.nacl"));
+    assert_eq!(codes(&client.any_diagnostics(&a)), ["E0101"]);
+    client.notify(
+        "workspace/didChangeWorkspaceFolders",
+        json!({ "event": { "added": [{ "uri": uri(&second), "name": "b" }], "removed": [{ "uri": uri(&first), "name": "a" }] } }),
+    );
+    // The removed folder's diagnostics are cleared; the added folder is indexed and checked.
+    let mut seen = (false, false);
+    while seen != (true, true) {
+        let m = client.wait_for(|m| m["method"] == "textDocument/publishDiagnostics");
+        let diagnostics = m["params"]["diagnostics"].as_array().cloned().unwrap_or_default();
+        if m["params"]["uri"] == a {
+            assert!(diagnostics.is_empty(), "{m}");
+            seen.0 = true;
+        } else if m["params"]["uri"] == uri(&second.join("b.nacl")) {
+            assert_eq!(codes(&diagnostics), ["E0315"]);
+            seen.1 = true;
+        }
+    }
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&first);
+    let _ = std::fs::remove_dir_all(&second);
+}
+
+#[test]
+fn odd_requests_get_answers_and_the_server_keeps_serving() {
+    let dir = scratch("odd");
+    let file = dir.join("a.nacl");
+    let text = "salto.t a {\r\n  x = 1\r\n}\r\n";
+    let file_uri = uri(&file);
+    let mut client = Client::start();
+    client.request("initialize", json!({ "processId": null, "rootUri": uri(&dir), "capabilities": {} }));
+    client.notify("initialized", json!({}));
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": file_uri, "languageId": "nacl", "version": 1, "text": text } }),
+    );
+    // Positions past the end of a line or of the file are clamped.
+    let hover = client.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": file_uri }, "position": { "line": 99, "character": 99 } }),
+    );
+    assert_eq!(hover, Value::Null);
+    // A request cancelled at once is answered (with its result or as cancelled), never dropped.
+    let id = client.next_id;
+    client.next_id += 1;
+    client.send(json!({ "jsonrpc": "2.0", "id": id, "method": "textDocument/documentSymbol", "params": { "textDocument": { "uri": file_uri } } }));
+    client.notify("$/cancelRequest", json!({ "id": id }));
+    let answer = client.wait_for(|m| m["id"] == id);
+    assert!(answer.get("result").is_some() || answer["error"]["code"] == -32800, "{answer}");
+    // Requests about documents that are not open, and unknown commands.
+    let missing = uri(&dir.join("missing.nacl"));
+    let definition = client.request(
+        "textDocument/definition",
+        json!({ "textDocument": { "uri": missing }, "position": { "line": 0, "character": 0 } }),
+    );
+    assert_eq!(definition, Value::Null);
+    let id = client.next_id;
+    client.next_id += 1;
+    client.send(json!({ "jsonrpc": "2.0", "id": id, "method": "workspace/executeCommand", "params": { "command": "nacl.nothing" } }));
+    assert_eq!(client.wait_for(|m| m["id"] == id)["error"]["code"], -32602);
+    // An edit on a CRLF document lands where the client meant it.
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": file_uri, "version": 2 }, "contentChanges": [{ "range": { "start": { "line": 1, "character": 6 }, "end": { "line": 1, "character": 7 } }, "text": "\"two" }] }),
+    );
+    assert_eq!(codes(&client.diagnostics(&file_uri, 2)), ["E0101"]);
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
 }

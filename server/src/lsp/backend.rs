@@ -209,6 +209,7 @@ impl LanguageServer for Backend {
     }
 
     async fn initialized(&self, _: InitializedParams) {
+        let _ = self.send(Message::Initialized);
         self.watch_files().await;
         self.pull_settings().await;
     }

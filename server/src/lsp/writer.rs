@@ -40,6 +40,8 @@ pub type Job = Box<dyn FnOnce(Snapshot) + Send>;
 
 /// What the handlers (and the writer's own workers) send the writer, in arrival order.
 pub enum Message {
+    /// The client is ready for the server's own requests: index the workspace folders now.
+    Initialized,
     /// The client's workspace folders, the negotiated position encoding and the initial settings.
     Initialize {
         /// Workspace folders.
@@ -114,6 +116,28 @@ pub enum Message {
     },
 }
 
+impl Message {
+    /// The message's name, for the log.
+    fn name(&self) -> &'static str {
+        match self {
+            Message::Initialize { .. } => "initialize",
+            Message::Initialized => "initialized",
+            Message::Open { .. } => "open",
+            Message::Change { .. } => "change",
+            Message::Close { .. } => "close",
+            Message::Saved => "saved",
+            Message::FilesChanged(_) => "files changed",
+            Message::Settings(_) => "settings",
+            Message::Folders { .. } => "folders",
+            Message::Query { .. } => "query",
+            Message::Indexed { .. } => "indexed",
+            Message::DiagnosticsCancelled(_) => "diagnostics cancelled",
+            Message::PassDone { cancelled: true, .. } => "check cancelled",
+            Message::PassDone { .. } => "check done",
+        }
+    }
+}
+
 /// What a read sees: the document and the workspace as they were when the request arrived.
 pub struct Snapshot {
     /// The document, if it is open.
@@ -163,6 +187,7 @@ pub fn spawn(
         settings: Arc::default(),
         progress: false,
         roots: Vec::new(),
+        folders: Vec::new(),
         buffers: HashMap::new(),
         unflushed: BTreeSet::new(),
         stale: HashSet::new(),
@@ -190,6 +215,8 @@ struct Root {
     /// The progress report of its indexing, until its first full check ends.
     progress: Option<String>,
     pass: Pass,
+    /// Reads that need the whole workspace, waiting for indexing to end.
+    waiting: Vec<(Uri, Job)>,
 }
 
 /// The state of a root's whole-workspace check.
@@ -208,6 +235,8 @@ struct Writer {
     settings: Arc<Settings>,
     progress: bool,
     roots: Vec<Root>,
+    /// The workspace folders, from `initialize` until `initialized` starts indexing them.
+    folders: Vec<PathBuf>,
     buffers: HashMap<Uri, Buffer>,
     /// Documents edited since their text was last written to the database.
     unflushed: BTreeSet<Uri>,
@@ -256,7 +285,11 @@ impl Writer {
 
     /// When the next whole-workspace check is due, if one is.
     fn next_deadline(&self) -> Option<Instant> {
-        self.roots.iter().filter_map(|r| if let Pass::Due(at) = r.pass { Some(at) } else { None }).min()
+        self.roots
+            .iter()
+            .filter(|r| r.indexed)
+            .filter_map(|r| if let Pass::Due(at) = r.pass { Some(at) } else { None })
+            .min()
     }
 
     /// Handles a message; returns whether it edited a document. A panic is contained and
@@ -270,13 +303,17 @@ impl Writer {
     }
 
     fn handle(&mut self, message: Message) {
+        tracing::debug!("message {}", message.name());
         match message {
             Message::Initialize { roots, encoding, settings, progress } => {
                 self.encoding = encoding;
                 self.progress = progress;
                 self.apply_settings(settings);
-                for root in roots {
-                    self.add_root(&root);
+                self.folders = roots;
+            }
+            Message::Initialized => {
+                for folder in std::mem::take(&mut self.folders) {
+                    self.add_root(&folder);
                 }
             }
             Message::Open { uri, version, text } => {
@@ -312,9 +349,16 @@ impl Writer {
                 }
             }
             Message::Query { uri, workspace, job } => {
+                // Syntax-level reads never wait; the others wait until their workspace is indexed.
+                if workspace
+                    && let Some(root) = self.root_of(&self.path_of_document(&uri))
+                    && !self.roots[root].indexed
+                {
+                    self.roots[root].waiting.push((uri, job));
+                    return;
+                }
                 self.flush();
-                let snapshot = self.snapshot(&uri, workspace);
-                self.requests.spawn(move || job(snapshot));
+                self.run_query(&uri, workspace, job);
             }
             Message::Indexed { root, workspace } => self.indexed(root, workspace),
             Message::DiagnosticsCancelled(uris) => {
@@ -349,11 +393,17 @@ impl Writer {
         }
     }
 
-    fn snapshot(&self, uri: &Uri, workspace: bool) -> Snapshot {
+    /// Runs a read on a snapshot, on a worker.
+    fn run_query(&self, uri: &Uri, workspace: bool, job: Job) {
         let document = self.buffers.get(uri).map(|b| b.current.clone());
-        let path = document.as_ref().map_or_else(|| path_of(uri), |d| d.path.clone());
+        let path = self.path_of_document(uri);
         let workspace = workspace.then(|| self.root_of(&path).map(|i| self.roots[i].workspace.clone())).flatten();
-        Snapshot { document, workspace, encoding: self.encoding }
+        let snapshot = Snapshot { document, workspace, encoding: self.encoding };
+        self.requests.spawn(move || job(snapshot));
+    }
+
+    fn path_of_document(&self, uri: &Uri) -> PathBuf {
+        self.buffers.get(uri).map_or_else(|| path_of(uri), |b| b.current.path.clone())
     }
 
     /// Marks every open document of a root for new diagnostics: an edit in one file can change
@@ -495,6 +545,7 @@ impl Writer {
             scratch: false,
             progress: token.clone(),
             pass: Pass::Idle,
+            waiting: Vec::new(),
         });
         let index = self.roots.len() - 1;
         self.mark_stale(index);
@@ -534,12 +585,17 @@ impl Writer {
             let _ = self.outgoing.send(Outgoing::ProgressReport { token: token.clone(), message, percentage: 90 });
         }
         self.mark_stale(index);
+        for (uri, job) in std::mem::take(&mut self.roots[index].waiting) {
+            self.run_query(&uri, true, job);
+        }
     }
 
     fn remove_root(&mut self, folder: &Path) {
         let path = layout::find_root(folder);
         let Some(index) = self.roots.iter().position(|r| r.path == path && !r.scratch) else { return };
-        let root = self.roots.remove(index);
+        let mut root = self.roots.remove(index);
+        // Reads still waiting for it are answered from whatever holds their documents now.
+        let waiting = std::mem::take(&mut root.waiting);
         if let Some(token) = root.progress {
             let _ = self.outgoing.send(Outgoing::ProgressEnd { token, message: "closed".to_owned() });
         }
@@ -564,6 +620,9 @@ impl Writer {
             let target = self.root_for(&file);
             self.roots[target].workspace.set_file_text(&file, text);
             self.mark_stale(target);
+        }
+        for (uri, job) in waiting {
+            self.run_query(&uri, true, job);
         }
     }
 
@@ -646,6 +705,7 @@ impl Writer {
             scratch: true,
             progress: None,
             pass: Pass::Idle,
+            waiting: Vec::new(),
         });
         self.roots.len() - 1
     }
