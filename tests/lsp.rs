@@ -1,134 +1,13 @@
 //! End-to-end tests of `nacl-ls serve`: the real binary driven over stdio as an editor would.
 
+#[path = "support/lsp_client.rs"]
+mod lsp_client;
+
+use lsp_client::{Client, file_uri as uri};
 use serde_json::{Value, json};
-use std::{
-    io::{BufRead, BufReader, Read, Write},
-    process::{Child, ChildStdin, Command, Stdio},
-    sync::mpsc,
-    time::Duration,
-};
 
-/// A client talking JSON-RPC to a running server.
-struct Client {
-    child: Child,
-    stdin: ChildStdin,
-    messages: mpsc::Receiver<Value>,
-    next_id: i64,
-    /// What the client answers to `workspace/configuration`.
-    configuration: Value,
-}
-
-impl Client {
-    fn start() -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_nacl-ls"))
-            .arg("serve")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(
-                std::fs::File::create(format!("/tmp/lsp-{}.log", std::process::id()))
-                    .map(Stdio::from)
-                    .unwrap_or(Stdio::null()),
-            )
-            .spawn()
-            .expect("the server starts");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (sender, messages) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut length = 0usize;
-                loop {
-                    let mut line = String::new();
-                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                        return;
-                    }
-                    let line = line.trim_end();
-                    if line.is_empty() {
-                        break;
-                    }
-                    if let Some(value) = line.strip_prefix("Content-Length: ") {
-                        length = value.parse().unwrap_or(0);
-                    }
-                }
-                let mut body = vec![0; length];
-                if reader.read_exact(&mut body).is_err() {
-                    return;
-                }
-                if let Ok(message) = serde_json::from_slice(&body) {
-                    let _ = sender.send(message);
-                }
-            }
-        });
-        Client { child, stdin, messages, next_id: 1, configuration: Value::Null }
-    }
-
-    fn send(&mut self, message: Value) {
-        let body = message.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write to the server");
-        self.stdin.flush().expect("flush");
-    }
-
-    fn notify(&mut self, method: &str, params: Value) {
-        self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }));
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
-        let response = self.wait_for(|m| m["id"] == id);
-        assert!(response.get("error").is_none(), "{method} failed: {response}");
-        response["result"].clone()
-    }
-
-    /// The next message matching `pred` (others are skipped), within ten seconds. Requests from
-    /// the server are answered as an editor would (`null`, or the configuration).
-    #[track_caller]
-    fn wait_for(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
-        loop {
-            let Ok(message) = self.messages.recv_timeout(Duration::from_secs(10)) else {
-                panic!("no answer from the server in time at {}", std::panic::Location::caller())
-            };
-            if message.get("method").is_some()
-                && let Some(id) = message.get("id")
-            {
-                let result = match message["method"].as_str() {
-                    Some("workspace/configuration") => json!([self.configuration]),
-                    _ => Value::Null,
-                };
-                self.send(json!({ "jsonrpc": "2.0", "id": id, "result": result }));
-            }
-            if pred(&message) {
-                return message;
-            }
-        }
-    }
-
-    /// The next diagnostics published for `uri`, whatever the version.
-    #[track_caller]
-    fn any_diagnostics(&mut self, uri: &str) -> Vec<Value> {
-        let message = self.wait_for(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri);
-        message["params"]["diagnostics"].as_array().cloned().unwrap_or_default()
-    }
-
-    /// The next diagnostics published for `uri` with `version`.
-    #[track_caller]
-    fn diagnostics(&mut self, uri: &str, version: i64) -> Vec<Value> {
-        let message = self.wait_for(|m| {
-            m["method"] == "textDocument/publishDiagnostics"
-                && m["params"]["uri"] == uri
-                && m["params"]["version"] == version
-        });
-        message["params"]["diagnostics"].as_array().cloned().unwrap_or_default()
-    }
-
-    fn shutdown(mut self) {
-        self.request("shutdown", Value::Null);
-        self.notify("exit", Value::Null);
-        let status = self.child.wait().expect("the server exits");
-        assert!(status.success(), "exit status {status}");
-    }
+fn start() -> Client {
+    Client::start(env!("CARGO_BIN_EXE_nacl-ls"))
 }
 
 fn scratch(name: &str) -> std::path::PathBuf {
@@ -138,10 +17,6 @@ fn scratch(name: &str) -> std::path::PathBuf {
     dir
 }
 
-fn uri(path: &std::path::Path) -> String {
-    format!("file://{}", path.display())
-}
-
 #[test]
 fn diagnostics_follow_edits_and_formatting_edits_the_document() {
     let dir = scratch("edits");
@@ -149,7 +24,7 @@ fn diagnostics_follow_edits_and_formatting_edits_the_document() {
     let broken = "salto.t a {\n  x = \"open\n}\n";
     std::fs::write(&file, broken).expect("write");
     let (root, uri) = (uri(&dir), uri(&file));
-    let mut client = Client::start();
+    let mut client = start();
     let init = client.request(
         "initialize",
         json!({ "processId": null, "rootUri": root, "capabilities": { "general": { "positionEncodings": ["utf-8", "utf-16"] } } }),
@@ -200,7 +75,7 @@ fn utf16_positions_count_surrogate_pairs() {
     let file = dir.join("a.nacl");
     let text = "salto.t a {\n  x = \"😀😀\" \\q\n}\n";
     let uri = uri(&file);
-    let mut client = Client::start();
+    let mut client = start();
     let init = client.request("initialize", json!({ "processId": null, "rootUri": null, "capabilities": {} }));
     assert_eq!(init["capabilities"]["positionEncoding"], "utf-16");
     client.notify(
@@ -221,7 +96,7 @@ fn definition_and_hover_across_files() {
     let file = demo.join("salesforce/Records/ApexClass/GreetingService.nacl");
     let text = std::fs::read_to_string(&file).expect("read");
     let file_uri = uri(&file);
-    let mut client = Client::start();
+    let mut client = start();
     client.request("initialize", json!({ "processId": null, "rootUri": uri(&demo), "capabilities": {} }));
     client.notify("initialized", json!({}));
     client.notify(
@@ -289,7 +164,7 @@ fn indexing_reports_progress_and_closed_files_follow_the_disk() {
     std::fs::write(dir.join("types.nacl"), "type salto.t {\n  string name {\n  }\n}\n").expect("write");
     std::fs::write(dir.join("broken.nacl"), "salto.t a {\n  name = \"open\n}\n").expect("write");
     let broken = uri(&dir.join("broken.nacl"));
-    let mut client = Client::start();
+    let mut client = start();
     client.request(
         "initialize",
         json!({ "processId": null, "workspaceFolders": [{ "uri": uri(&dir), "name": "ws" }], "capabilities": full_client_capabilities() }),
@@ -340,7 +215,7 @@ fn settings_change_which_diagnostics_are_shown() {
     let text = "salto.t a {\n  x = salto.t.instance.missing\n}\n";
     std::fs::write(&file, text).expect("write");
     let file_uri = uri(&file);
-    let mut client = Client::start();
+    let mut client = start();
     client.request("initialize", json!({ "processId": null, "rootUri": uri(&dir), "capabilities": {} }));
     client.notify("initialized", json!({}));
     client.notify(
@@ -373,7 +248,7 @@ fn workspace_folders_come_and_go() {
     let (first, second) = (scratch("folder-a"), scratch("folder-b"));
     std::fs::write(first.join("a.nacl"), "salto.t a {\n  x = \"open\n}\n").expect("write");
     std::fs::write(second.join("b.nacl"), "salto.t b {\n  x = 1\n  x = 2\n}\n").expect("write");
-    let mut client = Client::start();
+    let mut client = start();
     client.request(
         "initialize",
         json!({ "processId": null, "workspaceFolders": [{ "uri": uri(&first), "name": "a" }], "capabilities": { "workspace": { "workspaceFolders": true } } }),
@@ -409,7 +284,7 @@ fn odd_requests_get_answers_and_the_server_keeps_serving() {
     let file = dir.join("a.nacl");
     let text = "salto.t a {\r\n  x = 1\r\n}\r\n";
     let file_uri = uri(&file);
-    let mut client = Client::start();
+    let mut client = start();
     client.request("initialize", json!({ "processId": null, "rootUri": uri(&dir), "capabilities": {} }));
     client.notify("initialized", json!({}));
     client.notify(

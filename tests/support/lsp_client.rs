@@ -1,0 +1,151 @@
+//! A minimal LSP client for end-to-end tests and benchmarks: starts a server binary and talks
+//! JSON-RPC to it over stdio, answering the server's own requests as an editor would.
+
+use serde_json::{Value, json};
+use std::{
+    io::{BufRead, BufReader, Read, Write},
+    process::{Child, ChildStdin, Command, Stdio},
+    sync::mpsc,
+    time::Duration,
+};
+
+/// A client talking JSON-RPC to a running server.
+pub struct Client {
+    /// The server process.
+    pub child: Child,
+    stdin: ChildStdin,
+    messages: mpsc::Receiver<Value>,
+    /// The id of the next request.
+    pub next_id: i64,
+    /// What the client answers to `workspace/configuration`.
+    pub configuration: Value,
+}
+
+impl Client {
+    /// Starts `binary serve`. Its log goes to the file `NACL_LS_TEST_LOG` names, if set.
+    pub fn start(binary: &str) -> Client {
+        let log = std::env::var_os("NACL_LS_TEST_LOG")
+            .and_then(|path| std::fs::OpenOptions::new().create(true).append(true).open(path).ok())
+            .map_or_else(Stdio::null, Stdio::from);
+        let mut child = Command::new(binary)
+            .arg("serve")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(log)
+            .spawn()
+            .expect("the server starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (sender, messages) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut length = 0usize;
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                        return;
+                    }
+                    let line = line.trim_end();
+                    if line.is_empty() {
+                        break;
+                    }
+                    if let Some(value) = line.strip_prefix("Content-Length: ") {
+                        length = value.parse().unwrap_or(0);
+                    }
+                }
+                let mut body = vec![0; length];
+                if reader.read_exact(&mut body).is_err() {
+                    return;
+                }
+                if let Ok(message) = serde_json::from_slice(&body) {
+                    let _ = sender.send(message);
+                }
+            }
+        });
+        Client { child, stdin, messages, next_id: 1, configuration: Value::Null }
+    }
+
+    /// Sends one message.
+    pub fn send(&mut self, message: Value) {
+        let body = message.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write to the server");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// Sends a notification.
+    pub fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }));
+    }
+
+    /// Sends a request and waits for its successful answer.
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        let response = self.wait_for(|m| m["id"] == id);
+        assert!(response.get("error").is_none(), "{method} failed: {response}");
+        response["result"].clone()
+    }
+
+    /// The next message matching `pred` (others are skipped), within ten seconds. Requests from
+    /// the server are answered as an editor would (`null`, or the configuration).
+    #[track_caller]
+    pub fn wait_for(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let Ok(message) = self.messages.recv_timeout(Duration::from_secs(10)) else {
+                panic!("no answer from the server in time at {}", std::panic::Location::caller())
+            };
+            if message.get("method").is_some()
+                && let Some(id) = message.get("id")
+            {
+                let result = match message["method"].as_str() {
+                    Some("workspace/configuration") => json!([self.configuration]),
+                    _ => Value::Null,
+                };
+                self.send(json!({ "jsonrpc": "2.0", "id": id, "result": result }));
+            }
+            if pred(&message) {
+                return message;
+            }
+        }
+    }
+
+    /// The next diagnostics published for `uri`, whatever the version.
+    #[track_caller]
+    pub fn any_diagnostics(&mut self, uri: &str) -> Vec<Value> {
+        let message = self.wait_for(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri);
+        message["params"]["diagnostics"].as_array().cloned().unwrap_or_default()
+    }
+
+    /// The next diagnostics published for `uri` with `version`.
+    #[track_caller]
+    pub fn diagnostics(&mut self, uri: &str, version: i64) -> Vec<Value> {
+        let message = self.wait_for(|m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == uri
+                && m["params"]["version"] == version
+        });
+        message["params"]["diagnostics"].as_array().cloned().unwrap_or_default()
+    }
+
+    /// Shuts the server down and checks that it exits cleanly.
+    pub fn shutdown(mut self) {
+        self.request("shutdown", Value::Null);
+        self.notify("exit", Value::Null);
+        let status = self.child.wait().expect("the server exits");
+        assert!(status.success(), "exit status {status}");
+    }
+}
+
+/// The `file://` URI of an absolute path, percent-encoded as editors send it.
+pub fn file_uri(path: &std::path::Path) -> String {
+    let mut uri = String::from("file://");
+    for byte in path.to_string_lossy().bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => uri.push(byte as char),
+            _ => uri.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    uri
+}
