@@ -24,7 +24,7 @@ pub struct Target {
 }
 
 /// What the cursor is on.
-enum Symbol {
+pub(crate) enum Symbol {
     /// An element ID (a reference, a template, a type or instance label).
     Element(ElemId),
     /// A field of a type (an instance's attribute key).
@@ -187,10 +187,15 @@ impl LoadedWorkspace {
 }
 
 /// The symbol at `offset` and its range, preferring a word over punctuation next to it.
-fn symbol_at(root: &SyntaxNode, offset: TextSize) -> Option<(Symbol, TextRange)> {
+pub(crate) fn symbol_at(root: &SyntaxNode, offset: TextSize) -> Option<(Symbol, TextRange)> {
     let token = root.token_at_offset(offset).max_by_key(|t| matches!(t.kind(), IDENT | STRING_TEXT))?;
+    Some((token_symbol(&token)?, token.text_range()))
+}
+
+/// The symbol a word token is part of.
+pub(crate) fn token_symbol(token: &nacl_syntax::SyntaxToken) -> Option<Symbol> {
     let parent = token.parent()?;
-    let symbol = match (token.kind(), parent.kind()) {
+    match (token.kind(), parent.kind()) {
         (IDENT, REFERENCE | TEMPLATE) => ElemId::parse(token.text()).ok().map(Symbol::Element),
         (IDENT, LABEL) => label_symbol(&parent),
         (STRING_TEXT, STRING) => {
@@ -206,8 +211,7 @@ fn symbol_at(root: &SyntaxNode, offset: TextSize) -> Option<(Symbol, TextRange)>
             None => key_symbol(&parent),
         },
         _ => None,
-    }?;
-    Some((symbol, token.text_range()))
+    }
 }
 
 /// A value in a few characters, for hover.
@@ -255,9 +259,26 @@ fn label_symbol(label: &SyntaxNode) -> Option<Symbol> {
         }
         // A field or annotation type: `<type> <name>`.
         (false, _, 0) => type_label(&texts[0]),
+        // A field's name, directly in a type's body.
+        (false, _, 1) if texts.len() == 2 => return field_declaration(&block, &texts[1]),
         _ => None,
     }?;
     Some(Symbol::Element(id))
+}
+
+/// The field a nested block declares, when the block is directly in a type's body.
+fn field_declaration(block: &Block, name: &str) -> Option<Symbol> {
+    let parent = Block::cast(block.syntax().parent()?.parent()?)?;
+    if parent.syntax().parent().is_none_or(|p| p.kind() != SOURCE_FILE) {
+        return None;
+    }
+    let labels = parent.label_texts();
+    match labels.as_slice() {
+        [keyword, type_name, ..] if keyword == "type" || keyword == "settings" => {
+            Some(Symbol::Field(type_label(type_name)?, name.to_owned()))
+        }
+        _ => None,
+    }
 }
 
 /// An attribute key of an instance: the field of the instance's type.
@@ -269,7 +290,10 @@ fn key_symbol(key: &SyntaxNode) -> Option<Symbol> {
         return None;
     }
     let labels = block.label_texts();
-    if matches!(labels.first().map(String::as_str), Some("type" | "settings" | "vars")) || labels.len() > 2 {
+    if labels.first().is_some_and(|l| l == "vars") {
+        return ElemId::parse(&format!("var.{}", key.text())).ok().map(Symbol::Element);
+    }
+    if matches!(labels.first().map(String::as_str), Some("type" | "settings")) || labels.len() > 2 {
         return None;
     }
     let type_id = type_label(labels.first()?)?;

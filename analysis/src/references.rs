@@ -1,0 +1,261 @@
+//! Find references, highlight and rename: every place an element, a field or a variable is
+//! named - references, `${ }` templates, header and field-type labels (inside `"List<...>"` too),
+//! instance attribute keys, instance value paths, and the declarations themselves.
+//!
+//! The workspace is searched on demand: files that do not contain the name's text are skipped
+//! without parsing, the others are parsed in parallel. Nothing is kept in memory between requests.
+
+use crate::{
+    elem_id::{ElemId, IdType},
+    navigation::{Symbol, symbol_at, token_symbol},
+    workspace::LoadedWorkspace,
+};
+use nacl_syntax::{SyntaxKind::*, SyntaxNode, SyntaxToken, TextRange, TextSize};
+use rayon::prelude::*;
+use std::{
+    path::{Path, PathBuf},
+    sync::Arc,
+};
+
+/// What references are searched for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Named {
+    /// A type, an instance or a variable.
+    Element(ElemId),
+    /// A field of a type.
+    Field {
+        /// The type.
+        type_id: ElemId,
+        /// The field's name.
+        name: String,
+    },
+}
+
+impl Named {
+    /// The name this target is renamed through (the part of its ID an edit replaces).
+    pub fn name(&self) -> &str {
+        match self {
+            Named::Element(id) if id.id_type == IdType::Instance => id.name_parts.first().map_or("", String::as_str),
+            Named::Element(id) => &id.type_name,
+            Named::Field { name, .. } => name,
+        }
+    }
+}
+
+/// One place a target is named.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Occurrence {
+    /// The file.
+    pub path: PathBuf,
+    /// The range of the name itself (the one segment of a longer ID that names the target).
+    pub range: TextRange,
+    /// Whether this is where the target is declared (a header, a field block, a variable key).
+    pub declaration: bool,
+}
+
+/// A rename, as edits per file.
+pub type RenameEdits = Vec<(PathBuf, Vec<(TextRange, String)>)>;
+
+impl LoadedWorkspace {
+    /// What the name at `offset` refers to, and the range of that name.
+    pub fn named_at(&self, path: &Path, offset: TextSize) -> Option<(Named, TextRange)> {
+        let text = self.text_of(path)?;
+        let root = nacl_syntax::parse(&text).syntax();
+        let (symbol, range) = symbol_at(&root, offset)?;
+        let named = named(symbol)?;
+        // The range of just the target's segment, as rename replaces it.
+        let token = root.token_at_offset(offset).max_by_key(|t| matches!(t.kind(), IDENT | STRING_TEXT))?;
+        let range = occurrence_in(&token, &named).map_or(range, |(range, _)| range);
+        Some((named, range))
+    }
+
+    /// Every place the target at `offset` is named, across the workspace, sorted by file.
+    pub fn references(&self, path: &Path, offset: TextSize, include_declaration: bool) -> Vec<Occurrence> {
+        let Some((named, _)) = self.named_at(path, offset) else { return Vec::new() };
+        let mut found = self.occurrences(&named);
+        found.retain(|o| include_declaration || !o.declaration);
+        found
+    }
+
+    /// The places the target at `offset` is named in the same file.
+    pub fn highlights(&self, path: &Path, offset: TextSize) -> Vec<Occurrence> {
+        let Some((named, _)) = self.named_at(path, offset) else { return Vec::new() };
+        let Some(text) = self.text_of(path) else { return Vec::new() };
+        file_occurrences(path, &text, &named)
+    }
+
+    /// The range a rename at `offset` would replace, or why the name there cannot be renamed.
+    pub fn prepare_rename(&self, path: &Path, offset: TextSize) -> Result<(TextRange, String), String> {
+        let (named, range) = self.named_at(path, offset).ok_or("nothing to rename here")?;
+        if let Named::Element(id) = &named
+            && id.adapter.is_empty()
+        {
+            return Err(format!("`{id}` is built in and cannot be renamed"));
+        }
+        Ok((range, named.name().to_owned()))
+    }
+
+    /// The edits renaming the target at `offset` to `new_name` everywhere.
+    pub fn rename(&self, path: &Path, offset: TextSize, new_name: &str) -> Result<RenameEdits, String> {
+        self.prepare_rename(path, offset)?;
+        let (named, _) = self.named_at(path, offset).ok_or("nothing to rename here")?;
+        if !is_valid_name(new_name) {
+            return Err(format!(
+                "`{new_name}` is not a valid name: use letters, digits, `_` and `@`, not starting with a digit"
+            ));
+        }
+        if new_name == named.name() {
+            return Ok(Vec::new());
+        }
+        if let Some(existing) = self.collision(path, &named, new_name) {
+            return Err(format!("`{existing}` already exists"));
+        }
+        let mut edits: RenameEdits = Vec::new();
+        for occurrence in self.occurrences(&named) {
+            match edits.last_mut() {
+                Some((file, list)) if *file == occurrence.path => list.push((occurrence.range, new_name.to_owned())),
+                _ => edits.push((occurrence.path, vec![(occurrence.range, new_name.to_owned())])),
+            }
+        }
+        Ok(edits)
+    }
+
+    /// What renaming `named` to `new_name` would collide with, if anything.
+    fn collision(&self, path: &Path, named: &Named, new_name: &str) -> Option<String> {
+        let env = self.workspace.layout(&self.db).env_of(path);
+        let renamed = match named {
+            Named::Element(id) if id.id_type == IdType::Instance => {
+                ElemId { name_parts: vec![new_name.to_owned()], ..id.clone() }
+            }
+            Named::Element(id) => ElemId { type_name: new_name.to_owned(), ..id.clone() },
+            Named::Field { type_id, .. } => {
+                let merged = crate::db::merged_element(&self.db, self.workspace, env.as_deref(), type_id)?;
+                return merged.field(new_name).map(|_| format!("{type_id}.field.{new_name}"));
+            }
+        };
+        crate::db::element_exists(&self.db, self.workspace, env.as_deref(), &renamed).then(|| renamed.to_string())
+    }
+
+    /// Every occurrence of `named` in the workspace, by file then position.
+    fn occurrences(&self, named: &Named) -> Vec<Occurrence> {
+        let needle = named.name().to_owned();
+        let files: Vec<(PathBuf, Arc<str>)> = self
+            .workspace
+            .files(&self.db)
+            .iter()
+            .map(|f| (f.path(&self.db).clone(), f.text(&self.db).clone()))
+            .filter(|(_, text)| text.contains(needle.as_str()))
+            .collect();
+        let mut found: Vec<Occurrence> =
+            files.par_iter().flat_map_iter(|(path, text)| file_occurrences(path, text, named)).collect();
+        found.sort_by(|a, b| (&a.path, a.range.start()).cmp(&(&b.path, b.range.start())));
+        found
+    }
+}
+
+/// The occurrences of `named` in one file.
+fn file_occurrences(path: &Path, text: &str, named: &Named) -> Vec<Occurrence> {
+    let root: SyntaxNode = nacl_syntax::parse(text).syntax();
+    root.descendants_with_tokens()
+        .filter_map(|e| e.into_token())
+        .filter(|t| matches!(t.kind(), IDENT | STRING_TEXT) && t.text().contains(named.name()))
+        .filter_map(|token| occurrence_in(&token, named))
+        .map(|(range, declaration)| Occurrence { path: path.to_path_buf(), range, declaration })
+        .collect()
+}
+
+/// Where in `token` the target is named, and whether the token declares it.
+fn occurrence_in(token: &SyntaxToken, named: &Named) -> Option<(TextRange, bool)> {
+    let symbol = token_symbol(token)?;
+    let text = token.text();
+    let start = token.text_range().start();
+    let whole = Some((token.text_range(), is_declaration(token, &symbol)));
+    match (&symbol, named) {
+        (Symbol::Element(id), _) if matches!(token.parent()?.kind(), REFERENCE | TEMPLATE) => {
+            let segment = reference_segment(id, named)?;
+            segment_range(text, segment).map(|r| (r + start, false))
+        }
+        // A type label (`salto.t`, `"List<salto.t>"`): the type's name inside it.
+        (Symbol::Element(id), Named::Element(target)) if id == target && id.id_type == IdType::Type => {
+            let at = text.find(&target.to_string())? + target.adapter.len() + 1;
+            let range = TextRange::at(TextSize::from(at as u32), TextSize::of(target.type_name.as_str()));
+            Some((range + start, is_declaration(token, &symbol)))
+        }
+        (Symbol::Element(id), Named::Element(target)) if id == target => whole,
+        (Symbol::Field(type_id, name), Named::Field { type_id: target, name: target_name })
+            if type_id == target && name == target_name =>
+        {
+            whole
+        }
+        _ => None,
+    }
+}
+
+/// Which `.`-separated segment of a reference names the target, if the reference names it.
+fn reference_segment(id: &ElemId, named: &Named) -> Option<usize> {
+    let same_type = |t: &ElemId| id.adapter == t.adapter && id.type_name == t.type_name;
+    match named {
+        Named::Element(t) if t.id_type == IdType::Var => (id.id_type == IdType::Var && id.type_name == t.type_name).then_some(1),
+        Named::Element(t) if t.id_type == IdType::Type => {
+            (same_type(t) && id.id_type != IdType::Var && !t.adapter.is_empty()).then_some(1)
+        }
+        Named::Element(t) => {
+            (same_type(t) && id.id_type == IdType::Instance && id.name_parts.first() == t.name_parts.first())
+                .then_some(3)
+        }
+        Named::Field { type_id, name } if same_type(type_id) => match id.id_type {
+            IdType::Field if id.name_parts.first() == Some(name) => Some(3),
+            IdType::Instance if id.name_parts.get(1) == Some(name) => Some(4),
+            _ => None,
+        },
+        Named::Field { .. } => None,
+    }
+}
+
+/// The range of the `index`th `.`-separated segment of `text`.
+fn segment_range(text: &str, index: usize) -> Option<TextRange> {
+    let mut offset = 0;
+    for (i, segment) in text.split('.').enumerate() {
+        if i == index {
+            return Some(TextRange::at(TextSize::from(offset as u32), TextSize::of(segment)));
+        }
+        offset += segment.len() + 1;
+    }
+    None
+}
+
+/// Whether a label or key token declares what it names: an element's own name in its header
+/// (`type <name>`, `<type> <name>`), a field's name, a variable's key (an instance's keys are
+/// uses of its type's fields).
+fn is_declaration(token: &SyntaxToken, symbol: &Symbol) -> bool {
+    let Some(node) = token.parent_ancestors().find(|n| matches!(n.kind(), LABEL | KEY)) else { return false };
+    if node.kind() == KEY {
+        return matches!(symbol, Symbol::Element(_));
+    }
+    let Some(block) = node.parent() else { return false };
+    let labels: Vec<SyntaxNode> = block.children().filter(|n| n.kind() == LABEL).collect();
+    labels.iter().position(|l| *l == node) == Some(1)
+}
+
+/// Whether `name` can be an element, field or variable name.
+fn is_valid_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '@')
+}
+
+fn named(symbol: Symbol) -> Option<Named> {
+    match symbol {
+        Symbol::Element(id) => match id.id_type {
+            IdType::Type if id.name_parts.is_empty() => Some(Named::Element(id)),
+            IdType::Instance | IdType::Var => Some(Named::Element(id.top_level().0)),
+            IdType::Field => {
+                let name = id.name_parts.first()?.clone();
+                Some(Named::Field { type_id: id.type_of(), name })
+            }
+            _ => None,
+        },
+        Symbol::Field(type_id, name) => Some(Named::Field { type_id, name }),
+        Symbol::StaticFile(_) | Symbol::CoreAnnotation(_) => None,
+    }
+}

@@ -1,0 +1,200 @@
+//! Find references and rename on the `test_data/rename` workspace: every kind of place a name
+//! appears, and the refusals (`UPDATE_EXPECT=1` rewrites the snapshots).
+
+use nacl_analysis::workspace::{self, LoadedWorkspace};
+use nacl_syntax::TextSize;
+use std::path::{Path, PathBuf};
+
+fn fixture() -> (PathBuf, LoadedWorkspace) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/rename");
+    let loaded = workspace::load(&root, None);
+    (root, loaded)
+}
+
+/// The offset of `needle` (plus `skip` bytes) in `file`.
+fn at(root: &Path, file: &str, needle: &str, skip: usize) -> (PathBuf, TextSize) {
+    let path = root.join(file);
+    let text = std::fs::read_to_string(&path).expect("the fixture");
+    let offset = text.find(needle).unwrap_or_else(|| panic!("{needle} in {file}")) + skip;
+    (path, TextSize::from(offset as u32))
+}
+
+fn line_col(text: &str, offset: usize) -> String {
+    let before = &text[..offset];
+    format!("{}:{}", before.matches('\n').count() + 1, offset - before.rfind('\n').map_or(0, |n| n + 1) + 1)
+}
+
+/// Every reference as `file:line:col text` (`decl` marks declarations).
+fn references(root: &Path, loaded: &LoadedWorkspace, file: &str, needle: &str, skip: usize) -> String {
+    let (path, offset) = at(root, file, needle, skip);
+    loaded
+        .references(&path, offset, true)
+        .iter()
+        .map(|o| {
+            let text = std::fs::read_to_string(&o.path).unwrap_or_default();
+            let name = o.path.strip_prefix(root).unwrap_or(&o.path).display();
+            let decl = if o.declaration { " decl" } else { "" };
+            format!("{name}:{} {}{decl}\n", line_col(&text, o.range.start().into()), &text[o.range])
+        })
+        .collect()
+}
+
+/// The files a rename changes, as they read after it.
+fn rename(root: &Path, loaded: &LoadedWorkspace, file: &str, needle: &str, skip: usize, new_name: &str) -> String {
+    let (path, offset) = at(root, file, needle, skip);
+    let edits = match loaded.rename(&path, offset, new_name) {
+        Ok(edits) => edits,
+        Err(refused) => return format!("refused: {refused}\n"),
+    };
+    let mut out = String::new();
+    for (path, mut changes) in edits {
+        let mut text = std::fs::read_to_string(&path).unwrap_or_default();
+        changes.sort_by_key(|(range, _)| std::cmp::Reverse(range.start()));
+        for (range, new_text) in changes {
+            text.replace_range(std::ops::Range::<usize>::from(range), &new_text);
+        }
+        out.push_str(&format!("--- {}\n{text}", path.strip_prefix(root).unwrap_or(&path).display()));
+    }
+    out
+}
+
+#[test]
+fn references_of_an_instance_a_type_a_field_and_a_variable() {
+    let (root, loaded) = fixture();
+    expect_test::expect![[r#"
+        people.nacl:1:14 alice decl
+        people.nacl:9:51 alice
+        vars.nacl:7:36 alice
+    "#]]
+    .assert_eq(&references(&root, &loaded, "people.nacl", "alice", 0));
+    expect_test::expect![[r#"
+        more.nacl:1:12 person decl
+        more.nacl:6:17 person
+        people.nacl:1:7 person
+        people.nacl:4:11 person
+        people.nacl:8:7 person
+        people.nacl:9:35 person
+        types.nacl:1:12 person decl
+        types.nacl:5:15 person
+        vars.nacl:5:7 person
+        vars.nacl:7:20 person
+    "#]]
+    .assert_eq(&references(&root, &loaded, "people.nacl", "salto.person", 7));
+    expect_test::expect![[r#"
+        more.nacl:6:30 name
+        people.nacl:2:3 name
+        people.nacl:9:3 name
+        people.nacl:9:57 name
+        types.nacl:2:10 name decl
+        vars.nacl:6:3 name
+    "#]]
+    .assert_eq(&references(&root, &loaded, "types.nacl", "name", 0));
+    expect_test::expect![[r#"
+        vars.nacl:2:3 greeting decl
+        vars.nacl:6:14 greeting
+    "#]]
+    .assert_eq(&references(&root, &loaded, "vars.nacl", "var.greeting", 5));
+}
+
+#[test]
+fn renames_update_every_place() {
+    let (root, loaded) = fixture();
+    expect_test::expect![[r#"
+        --- people.nacl
+        salto.person alicia {
+          name = "Alice"
+          friends = [
+            salto.person.instance.bob,
+          ]
+        }
+
+        salto.person bob {
+          name = "Bob, friend of ${ salto.person.instance.alicia.name }"
+        }
+        --- vars.nacl
+        vars {
+          greeting = "hi"
+        }
+
+        salto.person carol {
+          name = var.greeting
+          friends = [salto.person.instance.alicia]
+        }
+    "#]]
+    .assert_eq(&rename(&root, &loaded, "vars.nacl", "alice", 2, "alicia"));
+    expect_test::expect![[r#"
+        --- more.nacl
+        type salto.person {
+          annotations {
+            string owner {
+            }
+          }
+          owner = salto.person.field.full_name
+        }
+        --- people.nacl
+        salto.person alice {
+          full_name = "Alice"
+          friends = [
+            salto.person.instance.bob,
+          ]
+        }
+
+        salto.person bob {
+          full_name = "Bob, friend of ${ salto.person.instance.alice.full_name }"
+        }
+        --- types.nacl
+        type salto.person {
+          string full_name {
+            _required = true
+          }
+          "List<salto.person>" friends {
+          }
+        }
+        --- vars.nacl
+        vars {
+          greeting = "hi"
+        }
+
+        salto.person carol {
+          full_name = var.greeting
+          friends = [salto.person.instance.alice]
+        }
+    "#]]
+    .assert_eq(&rename(&root, &loaded, "people.nacl", "name", 1, "full_name"));
+    expect_test::expect![[r#"
+        --- vars.nacl
+        vars {
+          hello = "hi"
+        }
+
+        salto.person carol {
+          name = var.hello
+          friends = [salto.person.instance.alice]
+        }
+    "#]]
+    .assert_eq(&rename(&root, &loaded, "vars.nacl", "greeting", 0, "hello"));
+    let renamed_type = rename(&root, &loaded, "types.nacl", "List<salto.person>", 12, "human");
+    assert_eq!(renamed_type.matches("salto.human").count(), 10, "{renamed_type}");
+    assert!(!renamed_type.contains("salto.person"), "{renamed_type}");
+}
+
+#[test]
+fn renames_that_would_break_the_workspace_are_refused() {
+    let (root, loaded) = fixture();
+    expect_test::expect![[r#"
+        refused: `salto.person.instance.alice` already exists
+    "#]]
+    .assert_eq(&rename(&root, &loaded, "people.nacl", "bob {", 0, "alice"));
+    expect_test::expect![[r#"
+        refused: `1st` is not a valid name: use letters, digits, `_` and `@`, not starting with a digit
+    "#]]
+    .assert_eq(&rename(&root, &loaded, "people.nacl", "bob {", 0, "1st"));
+    expect_test::expect![[r#"
+        refused: `string` is built in and cannot be renamed
+    "#]]
+    .assert_eq(&rename(&root, &loaded, "types.nacl", "string", 0, "text"));
+    expect_test::expect![[r#"
+        refused: `salto.person.field.friends` already exists
+    "#]]
+    .assert_eq(&rename(&root, &loaded, "types.nacl", "name", 0, "friends"));
+}
