@@ -324,3 +324,62 @@ fn odd_requests_get_answers_and_the_server_keeps_serving() {
     client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn references_rename_workspace_symbols_and_selection() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../analysis/test_data/rename")
+        .canonicalize()
+        .expect("fixture");
+    let file = root.join("people.nacl");
+    let text = std::fs::read_to_string(&file).expect("read");
+    let file_uri = uri(&file);
+    let mut client = start();
+    client.request("initialize", json!({ "processId": null, "rootUri": uri(&root), "capabilities": {} }));
+    client.notify("initialized", json!({}));
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": file_uri, "languageId": "nacl", "version": 1, "text": text } }),
+    );
+    let alice = json!({ "textDocument": { "uri": file_uri }, "position": { "line": 0, "character": 15 } });
+    let mut with_context = alice.clone();
+    with_context["context"] = json!({ "includeDeclaration": true });
+    let references = client.request("textDocument/references", with_context);
+    assert_eq!(references.as_array().map(Vec::len), Some(3), "{references}");
+    let highlights = client.request("textDocument/documentHighlight", alice.clone());
+    assert_eq!(highlights.as_array().map(Vec::len), Some(2), "{highlights}");
+    let prepared = client.request("textDocument/prepareRename", alice.clone());
+    assert_eq!(prepared["placeholder"], "alice");
+    assert_eq!(
+        prepared["range"],
+        json!({ "start": { "line": 0, "character": 13 }, "end": { "line": 0, "character": 18 } })
+    );
+    let mut rename = alice.clone();
+    rename["newName"] = json!("alicia");
+    let edit = client.request("textDocument/rename", rename.clone());
+    let changes = edit["changes"].as_object().expect("changes");
+    assert_eq!(changes.len(), 2, "{edit}");
+    assert!(changes[&file_uri].as_array().is_some_and(|e| e.iter().all(|e| e["newText"] == "alicia")));
+    rename["newName"] = json!("bob");
+    client.send(json!({ "jsonrpc": "2.0", "id": 99, "method": "textDocument/rename", "params": rename }));
+    let refused = client.wait_for(|m| m["id"] == 99);
+    assert!(refused["error"]["message"].as_str().unwrap_or_default().contains("already exists"), "{refused}");
+
+    let symbols = client.request("workspace/symbol", json!({ "query": "alice" }));
+    assert_eq!(symbols[0]["name"], "salto.person.instance.alice", "{symbols}");
+    assert!(symbols[0]["location"]["uri"].as_str().is_some_and(|u| u.ends_with("people.nacl")));
+    let selection = client.request(
+        "textDocument/selectionRange",
+        json!({ "textDocument": { "uri": file_uri }, "positions": [{ "line": 1, "character": 12 }] }),
+    );
+    // The word `Alice`, the string, the attribute, the body, the block, the file.
+    let mut depth = 0;
+    let mut step = &selection[0];
+    while step.is_object() {
+        depth += 1;
+        step = &step["parent"];
+    }
+    assert!(depth >= 5, "{selection}");
+    assert_eq!(selection[0]["range"]["start"], json!({ "line": 1, "character": 10 }));
+    client.shutdown();
+}

@@ -195,7 +195,9 @@ fn occurrence_in(token: &SyntaxToken, named: &Named) -> Option<(TextRange, bool)
 fn reference_segment(id: &ElemId, named: &Named) -> Option<usize> {
     let same_type = |t: &ElemId| id.adapter == t.adapter && id.type_name == t.type_name;
     match named {
-        Named::Element(t) if t.id_type == IdType::Var => (id.id_type == IdType::Var && id.type_name == t.type_name).then_some(1),
+        Named::Element(t) if t.id_type == IdType::Var => {
+            (id.id_type == IdType::Var && id.type_name == t.type_name).then_some(1)
+        }
         Named::Element(t) if t.id_type == IdType::Type => {
             (same_type(t) && id.id_type != IdType::Var && !t.adapter.is_empty()).then_some(1)
         }

@@ -1,9 +1,9 @@
-//! The structure of one file, from its syntax alone: the outline (document symbols) and the
-//! regions an editor can fold. Neither waits for the workspace to be analysed.
+//! The structure of one file, from its syntax alone: the outline (document symbols), the regions an
+//! editor can fold and the steps of "expand selection". None waits for the workspace to be analysed.
 
 use nacl_syntax::{
     SyntaxKind::*,
-    SyntaxNode, TextRange,
+    SyntaxNode, TextRange, TextSize,
     ast::{AstNodeExt, Attribute, Block, BodyItem, TopLevelKind, Value},
 };
 
@@ -182,6 +182,25 @@ pub fn folding_ranges(root: &SyntaxNode, text: &str) -> Vec<Fold> {
     close_run(&mut run, &mut folds);
     folds.sort_by_key(|f| f.range.start());
     folds
+}
+
+/// The ranges "expand selection" steps through from `offset`, innermost first: the word, then
+/// each enclosing node (string, value, attribute, body, block, file) that is larger.
+pub fn selection_ranges(root: &SyntaxNode, offset: TextSize) -> Vec<TextRange> {
+    let Some(token) = root.token_at_offset(offset).max_by_key(|t| !t.kind().is_trivia() && t.kind() != NEWLINE) else {
+        return vec![root.text_range()];
+    };
+    let mut ranges = Vec::new();
+    if !token.kind().is_trivia() && token.kind() != NEWLINE {
+        ranges.push(token.text_range());
+    }
+    for node in token.parent_ancestors() {
+        let range = node.text_range();
+        if ranges.last().is_none_or(|last: &TextRange| range != *last && range.contains_range(*last)) {
+            ranges.push(range);
+        }
+    }
+    ranges
 }
 
 #[cfg(test)]

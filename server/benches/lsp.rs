@@ -107,7 +107,7 @@ fn main() {
     }
     let position = json!({ "line": target.header.0, "character": target.header.1 });
     let mut read = |method: &str| {
-        let params = json!({ "textDocument": { "uri": file_uri }, "position": position });
+        let params = json!({ "textDocument": { "uri": file_uri }, "position": position, "context": { "includeDeclaration": true } });
         let times: Vec<Duration> = (0..READS)
             .map(|_| {
                 let started = Instant::now();
@@ -119,6 +119,17 @@ fn main() {
     };
     let hover = read("textDocument/hover");
     let definition = read("textDocument/definition");
+    let references = read("textDocument/references");
+    let symbols: Vec<Duration> = (0..50)
+        .map(|i| {
+            let started = Instant::now();
+            // Queries typed one letter at a time, as an editor sends them.
+            let query = &"accountcustom"[..1 + i % 12];
+            std::hint::black_box(client.request("workspace/symbol", json!({ "query": query })));
+            started.elapsed()
+        })
+        .collect();
+    let symbols = percentiles(symbols);
     let peak = peak_rss(client.child.id());
     client.shutdown();
 
@@ -136,5 +147,7 @@ fn main() {
         "| definition, median / p99 ({READS} requests) | {:.2} / {:.2} ms | p99 <= 5 ms |",
         definition.0, definition.1
     );
+    println!("| references, median / p99 ({READS} requests) | {:.2} / {:.2} ms | |", references.0, references.1);
+    println!("| workspace symbols, median / p99 (50 queries) | {:.2} / {:.2} ms | < 20 ms |", symbols.0, symbols.1);
     println!("| peak RSS | {:.0} MB ({:.1}x the NaCl bytes) | <= 3x |", peak as f64 / 1e6, peak as f64 / bytes as f64);
 }

@@ -64,15 +64,7 @@ impl Backend {
             }
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read(&snapshot)));
             drop(snapshot);
-            let _ = reply.send(result.map_err(|payload| {
-                if is_cancellation(&*payload) {
-                    Error { code: ErrorCode::ContentModified, message: "the document changed".into(), data: None }
-                } else {
-                    let message = panic_message(&*payload);
-                    tracing::error!("internal error answering a request: {message}");
-                    Error { code: ErrorCode::InternalError, message: format!("nacl-ls: {message}").into(), data: None }
-                }
-            }));
+            let _ = reply.send(result.map_err(|payload| failure(&*payload)));
         });
         self.send(Message::Query { uri, workspace, job })?;
         answer.await.map_err(|_| Error::internal_error())?
@@ -126,6 +118,23 @@ impl Backend {
     }
 }
 
+/// The error answering a request whose read panicked: `ContentModified` when an edit cancelled
+/// it, else an internal error (logged).
+fn failure(payload: &(dyn std::any::Any + Send)) -> Error {
+    if is_cancellation(payload) {
+        Error { code: ErrorCode::ContentModified, message: "the document changed".into(), data: None }
+    } else {
+        let message = panic_message(payload);
+        tracing::error!("internal error answering a request: {message}");
+        Error { code: ErrorCode::InternalError, message: format!("nacl-ls: {message}").into(), data: None }
+    }
+}
+
+/// A request the server refuses with a reason the editor shows (a rename that would break the workspace).
+fn refused(reason: String) -> Error {
+    Error { code: ErrorCode::ServerError(-32803), message: reason.into(), data: None }
+}
+
 /// UTF-8 when the client offers it, else UTF-16 (the protocol's default).
 fn negotiate(params: &InitializeParams) -> Encoding {
     let offered = params.capabilities.general.as_ref().and_then(|g| g.position_encodings.as_ref());
@@ -159,6 +168,14 @@ fn server_capabilities(encoding: Encoding) -> ServerCapabilities {
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
         document_formatting_provider: Some(OneOf::Left(true)),
         document_range_formatting_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        document_highlight_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Right(RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+        })),
+        workspace_symbol_provider: Some(OneOf::Left(true)),
+        selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
         execute_command_provider: Some(ExecuteCommandOptions {
             commands: vec![COPY_REFERENCE.to_owned()],
             ..ExecuteCommandOptions::default()
@@ -300,5 +317,53 @@ impl LanguageServer for Backend {
     async fn range_formatting(&self, params: DocumentRangeFormattingParams) -> Result<Option<Vec<TextEdit>>> {
         let range = params.range;
         self.query(params.text_document.uri, false, move |s| requests::format(s, Some(range))).await
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        let at = params.text_document_position;
+        let declaration = params.context.include_declaration;
+        let found =
+            self.query(at.text_document.uri, true, move |s| requests::references(s, at.position, declaration)).await?;
+        Ok(Some(found))
+    }
+
+    async fn document_highlight(&self, params: DocumentHighlightParams) -> Result<Option<Vec<DocumentHighlight>>> {
+        let at = params.text_document_position_params;
+        Ok(Some(self.query(at.text_document.uri, true, move |s| requests::highlights(s, at.position)).await?))
+    }
+
+    async fn prepare_rename(&self, params: TextDocumentPositionParams) -> Result<Option<PrepareRenameResponse>> {
+        let position = params.position;
+        self.query(params.text_document.uri, true, move |s| requests::prepare_rename(s, position))
+            .await?
+            .map_err(refused)
+    }
+
+    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        let at = params.text_document_position;
+        let new_name = params.new_name;
+        self.query(at.text_document.uri, true, move |s| requests::rename(s, at.position, &new_name))
+            .await?
+            .map_err(refused)
+    }
+
+    async fn selection_range(&self, params: SelectionRangeParams) -> Result<Option<Vec<SelectionRange>>> {
+        let positions = params.positions;
+        Ok(Some(self.query(params.text_document.uri, false, move |s| requests::selection_ranges(s, &positions)).await?))
+    }
+
+    async fn symbol(&self, params: WorkspaceSymbolParams) -> Result<Option<WorkspaceSymbolResponse>> {
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        let query = params.query;
+        let job = Box::new(move |workspaces: Vec<nacl_analysis::workspace::LoadedWorkspace>, encoding| {
+            let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                requests::workspace_symbols(&workspaces, &query, encoding)
+            }));
+            drop(workspaces);
+            let _ = reply.send(found.map_err(|payload| failure(&*payload)));
+        });
+        self.send(Message::QueryAll { job })?;
+        let found = answer.await.map_err(|_| Error::internal_error())??;
+        Ok(Some(WorkspaceSymbolResponse::Nested(found)))
     }
 }

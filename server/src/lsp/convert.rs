@@ -82,6 +82,20 @@ pub fn diagnostic(d: &NaclDiagnostic, lines: Lines<'_>, workspace: &LoadedWorksp
     }
 }
 
+/// The LSP kind of an outline or workspace symbol.
+pub fn symbol_kind(kind: structure::SymbolKind) -> SymbolKind {
+    match kind {
+        structure::SymbolKind::Type => SymbolKind::CLASS,
+        structure::SymbolKind::Instance => SymbolKind::OBJECT,
+        structure::SymbolKind::Variables => SymbolKind::NAMESPACE,
+        structure::SymbolKind::Variable => SymbolKind::VARIABLE,
+        structure::SymbolKind::Field => SymbolKind::FIELD,
+        structure::SymbolKind::AnnotationType => SymbolKind::INTERFACE,
+        structure::SymbolKind::Object => SymbolKind::STRUCT,
+        structure::SymbolKind::Property => SymbolKind::PROPERTY,
+    }
+}
+
 /// The outline of a document, as LSP document symbols.
 pub fn document_symbols(lines: Lines<'_>) -> Vec<DocumentSymbol> {
     let root = nacl_syntax::parse(lines.text).syntax();
@@ -90,16 +104,7 @@ pub fn document_symbols(lines: Lines<'_>) -> Vec<DocumentSymbol> {
         DocumentSymbol {
             name: if symbol.name.is_empty() { "?".to_owned() } else { symbol.name.clone() },
             detail: symbol.detail.clone(),
-            kind: match symbol.kind {
-                structure::SymbolKind::Type => SymbolKind::CLASS,
-                structure::SymbolKind::Instance => SymbolKind::OBJECT,
-                structure::SymbolKind::Variables => SymbolKind::NAMESPACE,
-                structure::SymbolKind::Variable => SymbolKind::VARIABLE,
-                structure::SymbolKind::Field => SymbolKind::FIELD,
-                structure::SymbolKind::AnnotationType => SymbolKind::INTERFACE,
-                structure::SymbolKind::Object => SymbolKind::STRUCT,
-                structure::SymbolKind::Property => SymbolKind::PROPERTY,
-            },
+            kind: symbol_kind(symbol.kind),
             tags: None,
             deprecated: None,
             range: lines.range(symbol.range),

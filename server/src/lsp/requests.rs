@@ -1,9 +1,16 @@
 //! The answers to requests, computed on a [`Snapshot`] on a worker thread.
 
-use super::{convert, writer::Snapshot};
-use nacl_analysis::navigation;
+use super::{
+    convert::{self, Lines},
+    writer::Snapshot,
+};
+use crate::line_index::{Encoding, LineIndex};
+use nacl_analysis::{navigation, structure, workspace::LoadedWorkspace};
+use std::collections::HashMap;
 use tower_lsp_server::ls_types::{
-    DocumentSymbol, FoldingRange, Hover, HoverContents, Location, MarkupContent, MarkupKind, Position, Range, TextEdit,
+    DocumentHighlight, DocumentHighlightKind, DocumentSymbol, FoldingRange, Hover, HoverContents, Location,
+    MarkupContent, MarkupKind, OneOf, Position, PrepareRenameResponse, Range, SelectionRange, TextEdit, Uri,
+    WorkspaceEdit, WorkspaceSymbol,
 };
 
 /// The definitions of the symbol at a position: every fragment of a split element.
@@ -48,4 +55,93 @@ pub fn folding_ranges(snapshot: &Snapshot) -> Vec<FoldingRange> {
 /// The edits that format a document, or a range of it.
 pub fn format(snapshot: &Snapshot, range: Option<Range>) -> Option<Vec<TextEdit>> {
     snapshot.document.as_ref().map(|d| convert::format(d.lines(snapshot.encoding), range))
+}
+
+/// Every place the symbol at a position is named, across the workspace.
+pub fn references(snapshot: &Snapshot, position: Position, include_declaration: bool) -> Vec<Location> {
+    let (Some(document), Some(workspace)) = (&snapshot.document, &snapshot.workspace) else { return Vec::new() };
+    let offset = document.lines(snapshot.encoding).offset(position);
+    workspace
+        .references(&document.path, offset, include_declaration)
+        .into_iter()
+        .filter_map(|o| convert::location(workspace, &o.path, o.range, snapshot.encoding))
+        .collect()
+}
+
+/// The places the symbol at a position is named in its own document.
+pub fn highlights(snapshot: &Snapshot, position: Position) -> Vec<DocumentHighlight> {
+    let (Some(document), Some(workspace)) = (&snapshot.document, &snapshot.workspace) else { return Vec::new() };
+    let lines = document.lines(snapshot.encoding);
+    workspace
+        .highlights(&document.path, lines.offset(position))
+        .into_iter()
+        .map(|o| DocumentHighlight {
+            range: lines.range(o.range),
+            kind: Some(if o.declaration { DocumentHighlightKind::WRITE } else { DocumentHighlightKind::READ }),
+        })
+        .collect()
+}
+
+/// The name a rename at a position replaces, or why it cannot be renamed.
+pub fn prepare_rename(snapshot: &Snapshot, position: Position) -> Result<Option<PrepareRenameResponse>, String> {
+    let (Some(document), Some(workspace)) = (&snapshot.document, &snapshot.workspace) else { return Ok(None) };
+    let lines = document.lines(snapshot.encoding);
+    let (range, placeholder) = workspace.prepare_rename(&document.path, lines.offset(position))?;
+    Ok(Some(PrepareRenameResponse::RangeWithPlaceholder { range: lines.range(range), placeholder }))
+}
+
+/// The edits of a rename across the workspace, or why it is refused.
+pub fn rename(snapshot: &Snapshot, position: Position, new_name: &str) -> Result<Option<WorkspaceEdit>, String> {
+    let (Some(document), Some(workspace)) = (&snapshot.document, &snapshot.workspace) else { return Ok(None) };
+    let offset = document.lines(snapshot.encoding).offset(position);
+    let mut changes = HashMap::new();
+    for (path, edits) in workspace.rename(&document.path, offset, new_name)? {
+        let (Some(uri), Some(text)) = (Uri::from_file_path(&path), workspace.text_of(&path)) else { continue };
+        let index = LineIndex::new(&text);
+        let lines = Lines { text: &text, index: &index, encoding: snapshot.encoding };
+        let edits = edits.into_iter().map(|(range, new_text)| TextEdit { range: lines.range(range), new_text });
+        changes.insert(uri, edits.collect());
+    }
+    Ok(Some(WorkspaceEdit { changes: Some(changes), ..WorkspaceEdit::default() }))
+}
+
+/// The "expand selection" steps at each position.
+pub fn selection_ranges(snapshot: &Snapshot, positions: &[Position]) -> Vec<SelectionRange> {
+    let Some(document) = &snapshot.document else { return Vec::new() };
+    let lines = document.lines(snapshot.encoding);
+    let root = nacl_syntax::parse(&document.text).syntax();
+    positions
+        .iter()
+        .map(|&position| {
+            let ranges = structure::selection_ranges(&root, lines.offset(position));
+            // Outermost first, each wrapping the next.
+            let mut selection: Option<SelectionRange> = None;
+            for range in ranges.into_iter().rev() {
+                selection = Some(SelectionRange { range: lines.range(range), parent: selection.map(Box::new) });
+            }
+            selection.unwrap_or(SelectionRange { range: Range::new(position, position), parent: None })
+        })
+        .collect()
+}
+
+/// The elements and fields of every workspace best matching `query`.
+pub fn workspace_symbols(workspaces: &[LoadedWorkspace], query: &str, encoding: Encoding) -> Vec<WorkspaceSymbol> {
+    const LIMIT: usize = 128;
+    workspaces
+        .iter()
+        .flat_map(|workspace| {
+            workspace.workspace_symbols(query, LIMIT).into_iter().filter_map(move |symbol| {
+                let location = convert::location(workspace, &symbol.path, symbol.range, encoding)?;
+                Some(WorkspaceSymbol {
+                    name: symbol.name,
+                    kind: convert::symbol_kind(symbol.kind),
+                    tags: None,
+                    container_name: symbol.detail,
+                    location: OneOf::Left(location),
+                    data: None,
+                })
+            })
+        })
+        .take(LIMIT)
+        .collect()
 }

@@ -98,6 +98,11 @@ pub enum Message {
         /// The read.
         job: Job,
     },
+    /// Run a read on a snapshot of every workspace (workspace symbols).
+    QueryAll {
+        /// The read.
+        job: Box<dyn FnOnce(Vec<LoadedWorkspace>, Encoding) + Send>,
+    },
     /// A workspace finished loading (from its loader thread).
     Indexed {
         /// Its root.
@@ -130,6 +135,7 @@ impl Message {
             Message::Settings(_) => "settings",
             Message::Folders { .. } => "folders",
             Message::Query { .. } => "query",
+            Message::QueryAll { .. } => "query all",
             Message::Indexed { .. } => "indexed",
             Message::DiagnosticsCancelled(_) => "diagnostics cancelled",
             Message::PassDone { cancelled: true, .. } => "check cancelled",
@@ -359,6 +365,12 @@ impl Writer {
                 }
                 self.flush();
                 self.run_query(&uri, workspace, job);
+            }
+            Message::QueryAll { job } => {
+                self.flush();
+                let workspaces = self.roots.iter().filter(|r| !r.scratch).map(|r| r.workspace.clone()).collect();
+                let encoding = self.encoding;
+                self.requests.spawn(move || job(workspaces, encoding));
             }
             Message::Indexed { root, workspace } => self.indexed(root, workspace),
             Message::DiagnosticsCancelled(uris) => {
