@@ -25,17 +25,11 @@ fn diagnostics_follow_edits_and_formatting_edits_the_document() {
     std::fs::write(&file, broken).expect("write");
     let (root, uri) = (uri(&dir), uri(&file));
     let mut client = start();
-    let init = client.request(
-        "initialize",
-        json!({ "processId": null, "rootUri": root, "capabilities": { "general": { "positionEncodings": ["utf-8", "utf-16"] } } }),
-    );
-    assert_eq!(init["capabilities"]["positionEncoding"], "utf-8");
-    client.notify("initialized", json!({}));
+    let capabilities =
+        client.initialize(json!(root), json!({ "general": { "positionEncodings": ["utf-8", "utf-16"] } }));
+    assert_eq!(capabilities["positionEncoding"], "utf-8");
 
-    client.notify(
-        "textDocument/didOpen",
-        json!({ "textDocument": { "uri": uri, "languageId": "nacl", "version": 1, "text": broken } }),
-    );
+    client.open(&uri, 1, &broken);
     let diagnostics = client.diagnostics(&uri, 1);
     assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
     assert_eq!(diagnostics[0]["code"], "E0101");
@@ -76,12 +70,9 @@ fn utf16_positions_count_surrogate_pairs() {
     let text = "salto.t a {\n  x = \"😀😀\" \\q\n}\n";
     let uri = uri(&file);
     let mut client = start();
-    let init = client.request("initialize", json!({ "processId": null, "rootUri": null, "capabilities": {} }));
-    assert_eq!(init["capabilities"]["positionEncoding"], "utf-16");
-    client.notify(
-        "textDocument/didOpen",
-        json!({ "textDocument": { "uri": uri, "languageId": "nacl", "version": 7, "text": text } }),
-    );
+    let capabilities = client.initialize(Value::Null, json!({}));
+    assert_eq!(capabilities["positionEncoding"], "utf-16");
+    client.open(&uri, 7, &text);
     let diagnostics = client.diagnostics(&uri, 7);
     let unexpected = diagnostics.iter().find(|d| d["code"] == "E0108").expect("the stray backslash");
     // `\` follows `  x = "😀😀" `: 2 + 4 + 1 + 2×2 (surrogate pairs) + 1 + 1 = 13 UTF-16 units.
@@ -97,12 +88,8 @@ fn definition_and_hover_across_files() {
     let text = std::fs::read_to_string(&file).expect("read");
     let file_uri = uri(&file);
     let mut client = start();
-    client.request("initialize", json!({ "processId": null, "rootUri": uri(&demo), "capabilities": {} }));
-    client.notify("initialized", json!({}));
-    client.notify(
-        "textDocument/didOpen",
-        json!({ "textDocument": { "uri": file_uri, "languageId": "nacl", "version": 1, "text": text } }),
-    );
+    client.initialize(json!(uri(&demo)), json!({}));
+    client.open(&file_uri, 1, &text);
     // `salesforce.Account` in the header `salesforce.Account Acme {` (line 13, zero-based 12).
     let result = client.request(
         "textDocument/definition",
@@ -216,12 +203,8 @@ fn settings_change_which_diagnostics_are_shown() {
     std::fs::write(&file, text).expect("write");
     let file_uri = uri(&file);
     let mut client = start();
-    client.request("initialize", json!({ "processId": null, "rootUri": uri(&dir), "capabilities": {} }));
-    client.notify("initialized", json!({}));
-    client.notify(
-        "textDocument/didOpen",
-        json!({ "textDocument": { "uri": file_uri, "languageId": "nacl", "version": 1, "text": text } }),
-    );
+    client.initialize(json!(uri(&dir)), json!({}));
+    client.open(&file_uri, 1, &text);
     let found = client.wait_for(|m| {
         m["method"] == "textDocument/publishDiagnostics"
             && m["params"]["uri"] == file_uri
@@ -285,12 +268,8 @@ fn odd_requests_get_answers_and_the_server_keeps_serving() {
     let text = "salto.t a {\r\n  x = 1\r\n}\r\n";
     let file_uri = uri(&file);
     let mut client = start();
-    client.request("initialize", json!({ "processId": null, "rootUri": uri(&dir), "capabilities": {} }));
-    client.notify("initialized", json!({}));
-    client.notify(
-        "textDocument/didOpen",
-        json!({ "textDocument": { "uri": file_uri, "languageId": "nacl", "version": 1, "text": text } }),
-    );
+    client.initialize(json!(uri(&dir)), json!({}));
+    client.open(&file_uri, 1, &text);
     // Positions past the end of a line or of the file are clamped.
     let hover = client.request(
         "textDocument/hover",
@@ -311,10 +290,8 @@ fn odd_requests_get_answers_and_the_server_keeps_serving() {
         json!({ "textDocument": { "uri": missing }, "position": { "line": 0, "character": 0 } }),
     );
     assert_eq!(definition, Value::Null);
-    let id = client.next_id;
-    client.next_id += 1;
-    client.send(json!({ "jsonrpc": "2.0", "id": id, "method": "workspace/executeCommand", "params": { "command": "nacl.nothing" } }));
-    assert_eq!(client.wait_for(|m| m["id"] == id)["error"]["code"], -32602);
+    let unknown = client.respond("workspace/executeCommand", json!({ "command": "nacl.nothing" }));
+    assert_eq!(unknown["error"]["code"], -32602);
     // An edit on a CRLF document lands where the client meant it.
     client.notify(
         "textDocument/didChange",
@@ -335,12 +312,8 @@ fn references_rename_workspace_symbols_and_selection() {
     let text = std::fs::read_to_string(&file).expect("read");
     let file_uri = uri(&file);
     let mut client = start();
-    client.request("initialize", json!({ "processId": null, "rootUri": uri(&root), "capabilities": {} }));
-    client.notify("initialized", json!({}));
-    client.notify(
-        "textDocument/didOpen",
-        json!({ "textDocument": { "uri": file_uri, "languageId": "nacl", "version": 1, "text": text } }),
-    );
+    client.initialize(json!(uri(&root)), json!({}));
+    client.open(&file_uri, 1, &text);
     let alice = json!({ "textDocument": { "uri": file_uri }, "position": { "line": 0, "character": 15 } });
     let mut with_context = alice.clone();
     with_context["context"] = json!({ "includeDeclaration": true });
@@ -361,8 +334,7 @@ fn references_rename_workspace_symbols_and_selection() {
     assert_eq!(changes.len(), 2, "{edit}");
     assert!(changes[&file_uri].as_array().is_some_and(|e| e.iter().all(|e| e["newText"] == "alicia")));
     rename["newName"] = json!("bob");
-    client.send(json!({ "jsonrpc": "2.0", "id": 99, "method": "textDocument/rename", "params": rename }));
-    let refused = client.wait_for(|m| m["id"] == 99);
+    let refused = client.respond("textDocument/rename", rename);
     assert!(refused["error"]["message"].as_str().unwrap_or_default().contains("already exists"), "{refused}");
 
     let symbols = client.request("workspace/symbol", json!({ "query": "alice" }));

@@ -88,10 +88,7 @@ fn main() {
     let indexed = start.elapsed();
 
     let file_uri = uri(&target.path);
-    client.notify(
-        "textDocument/didOpen",
-        json!({ "textDocument": { "uri": file_uri, "languageId": "nacl", "version": 1, "text": target.text } }),
-    );
+    client.open(&file_uri, 1, &target.text);
     client.diagnostics(&file_uri, 1);
     let mut edits = Vec::with_capacity(EDITS);
     for i in 0..EDITS {

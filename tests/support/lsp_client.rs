@@ -80,12 +80,34 @@ impl Client {
 
     /// Sends a request and waits for its successful answer.
     pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let response = self.respond(method, params);
+        assert!(response.get("error").is_none(), "{method} failed: {response}");
+        response["result"].clone()
+    }
+
+    /// Sends a request and returns the whole response, an error or a result.
+    pub fn respond(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
         self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
-        let response = self.wait_for(|m| m["id"] == id);
-        assert!(response.get("error").is_none(), "{method} failed: {response}");
-        response["result"].clone()
+        self.wait_for(|m| m["id"] == id)
+    }
+
+    /// `initialize` with a root URI (or `null`) and client capabilities, then `initialized`;
+    /// returns the server's capabilities.
+    pub fn initialize(&mut self, root_uri: Value, capabilities: Value) -> Value {
+        let init =
+            self.request("initialize", json!({ "processId": null, "rootUri": root_uri, "capabilities": capabilities }));
+        self.notify("initialized", json!({}));
+        init["capabilities"].clone()
+    }
+
+    /// Opens a NaCl document.
+    pub fn open(&mut self, uri: &str, version: i64, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": uri, "languageId": "nacl", "version": version, "text": text } }),
+        );
     }
 
     /// The next message matching `pred` (others are skipped), within ten seconds. Requests from
