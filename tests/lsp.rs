@@ -29,7 +29,7 @@ fn diagnostics_follow_edits_and_formatting_edits_the_document() {
         client.initialize(json!(root), json!({ "general": { "positionEncodings": ["utf-8", "utf-16"] } }));
     assert_eq!(capabilities["positionEncoding"], "utf-8");
 
-    client.open(&uri, 1, &broken);
+    client.open(&uri, 1, broken);
     let diagnostics = client.diagnostics(&uri, 1);
     assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
     assert_eq!(diagnostics[0]["code"], "E0101");
@@ -72,7 +72,7 @@ fn utf16_positions_count_surrogate_pairs() {
     let mut client = start();
     let capabilities = client.initialize(Value::Null, json!({}));
     assert_eq!(capabilities["positionEncoding"], "utf-16");
-    client.open(&uri, 7, &text);
+    client.open(&uri, 7, text);
     let diagnostics = client.diagnostics(&uri, 7);
     let unexpected = diagnostics.iter().find(|d| d["code"] == "E0108").expect("the stray backslash");
     // `\` follows `  x = "😀😀" `: 2 + 4 + 1 + 2×2 (surrogate pairs) + 1 + 1 = 13 UTF-16 units.
@@ -204,7 +204,7 @@ fn settings_change_which_diagnostics_are_shown() {
     let file_uri = uri(&file);
     let mut client = start();
     client.initialize(json!(uri(&dir)), json!({}));
-    client.open(&file_uri, 1, &text);
+    client.open(&file_uri, 1, text);
     let found = client.wait_for(|m| {
         m["method"] == "textDocument/publishDiagnostics"
             && m["params"]["uri"] == file_uri
@@ -269,7 +269,7 @@ fn odd_requests_get_answers_and_the_server_keeps_serving() {
     let file_uri = uri(&file);
     let mut client = start();
     client.initialize(json!(uri(&dir)), json!({}));
-    client.open(&file_uri, 1, &text);
+    client.open(&file_uri, 1, text);
     // Positions past the end of a line or of the file are clamped.
     let hover = client.request(
         "textDocument/hover",

@@ -60,13 +60,7 @@ impl LoadedWorkspace {
     /// What the name at `offset` refers to, and the range of that name.
     pub fn named_at(&self, path: &Path, offset: TextSize) -> Option<(Named, TextRange)> {
         let text = self.text_of(path)?;
-        let root = nacl_syntax::parse(&text).syntax();
-        let (symbol, range) = symbol_at(&root, offset)?;
-        let named = named(symbol)?;
-        // The range of just the target's segment, as rename replaces it.
-        let token = root.token_at_offset(offset).max_by_key(|t| matches!(t.kind(), IDENT | STRING_TEXT))?;
-        let range = occurrence_in(&token, &named).map_or(range, |(range, _)| range);
-        Some((named, range))
+        target_at(&nacl_syntax::parse(&text).syntax(), offset)
     }
 
     /// Every place the target at `offset` is named, across the workspace, sorted by file.
@@ -79,26 +73,30 @@ impl LoadedWorkspace {
 
     /// The places the target at `offset` is named in the same file.
     pub fn highlights(&self, path: &Path, offset: TextSize) -> Vec<Occurrence> {
-        let Some((named, _)) = self.named_at(path, offset) else { return Vec::new() };
         let Some(text) = self.text_of(path) else { return Vec::new() };
-        file_occurrences(path, &text, &named)
+        let root = nacl_syntax::parse(&text).syntax();
+        let Some((named, _)) = target_at(&root, offset) else { return Vec::new() };
+        tree_occurrences(path, &root, &named)
     }
 
     /// The range a rename at `offset` would replace, or why the name there cannot be renamed.
     pub fn prepare_rename(&self, path: &Path, offset: TextSize) -> Result<(TextRange, String), String> {
-        let (named, range) = self.named_at(path, offset).ok_or("nothing to rename here")?;
-        if let Named::Element(id) = &named
-            && id.adapter.is_empty()
-        {
-            return Err(format!("`{id}` is built in and cannot be renamed"));
-        }
+        let (named, range) = self.renameable_at(path, offset)?;
         Ok((range, named.name().to_owned()))
+    }
+
+    /// What a rename at `offset` would rename, or why it cannot.
+    fn renameable_at(&self, path: &Path, offset: TextSize) -> Result<(Named, TextRange), String> {
+        let (named, range) = self.named_at(path, offset).ok_or("nothing to rename here")?;
+        match &named {
+            Named::Element(id) if id.adapter.is_empty() => Err(format!("`{id}` is built in and cannot be renamed")),
+            _ => Ok((named, range)),
+        }
     }
 
     /// The edits renaming the target at `offset` to `new_name` everywhere.
     pub fn rename(&self, path: &Path, offset: TextSize, new_name: &str) -> Result<RenameEdits, String> {
-        self.prepare_rename(path, offset)?;
-        let (named, _) = self.named_at(path, offset).ok_or("nothing to rename here")?;
+        let (named, _) = self.renameable_at(path, offset)?;
         if !is_valid_name(new_name) {
             return Err(format!(
                 "`{new_name}` is not a valid name: use letters, digits, `_` and `@`, not starting with a digit"
@@ -153,9 +151,23 @@ impl LoadedWorkspace {
     }
 }
 
+/// What the name at `offset` refers to, and the range of just the segment naming it (what a
+/// rename replaces).
+fn target_at(root: &SyntaxNode, offset: TextSize) -> Option<(Named, TextRange)> {
+    let (symbol, range) = symbol_at(root, offset)?;
+    let named = named(symbol)?;
+    let token = root.token_at_offset(offset).max_by_key(|t| matches!(t.kind(), IDENT | STRING_TEXT))?;
+    let range = occurrence_in(&token, &named).map_or(range, |(range, _)| range);
+    Some((named, range))
+}
+
 /// The occurrences of `named` in one file.
 fn file_occurrences(path: &Path, text: &str, named: &Named) -> Vec<Occurrence> {
-    let root: SyntaxNode = nacl_syntax::parse(text).syntax();
+    tree_occurrences(path, &nacl_syntax::parse(text).syntax(), named)
+}
+
+/// The occurrences of `named` in one parsed file.
+fn tree_occurrences(path: &Path, root: &SyntaxNode, named: &Named) -> Vec<Occurrence> {
     root.descendants_with_tokens()
         .filter_map(|e| e.into_token())
         .filter(|t| matches!(t.kind(), IDENT | STRING_TEXT) && t.text().contains(named.name()))

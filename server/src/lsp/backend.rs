@@ -245,8 +245,8 @@ impl LanguageServer for Backend {
         let _ = self.send(Message::Change { uri: doc.uri, version: doc.version, changes: params.content_changes });
     }
 
-    async fn did_save(&self, _: DidSaveTextDocumentParams) {
-        let _ = self.send(Message::Saved);
+    async fn did_save(&self, params: DidSaveTextDocumentParams) {
+        let _ = self.send(Message::Saved { uri: params.text_document.uri });
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {

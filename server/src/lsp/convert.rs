@@ -4,7 +4,11 @@
 use crate::line_index::{Encoding, LineIndex};
 use nacl_analysis::{diagnostics::Diagnostic as NaclDiagnostic, structure, workspace::LoadedWorkspace};
 use nacl_syntax::{Severity, TextRange, TextSize};
-use std::path::Path;
+use std::{
+    collections::HashMap,
+    path::{Path, PathBuf},
+    sync::Arc,
+};
 use tower_lsp_server::ls_types::{
     Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DocumentSymbol, FoldingRange, FoldingRangeKind,
     Location, NumberOrString, Position, Range, SymbolKind, TextEdit, Uri,
@@ -45,24 +49,44 @@ impl Lines<'_> {
     }
 }
 
-/// The location of a byte range in a workspace file other than the one being converted.
-pub fn location(workspace: &LoadedWorkspace, path: &Path, range: TextRange, encoding: Encoding) -> Option<Location> {
-    // Files the analysis does not hold (static files) are pointed at their start.
-    let range = match workspace.text_of(path) {
-        Some(text) => Lines { text: &text, index: &LineIndex::new(&text), encoding }.range(range),
-        None => Range::default(),
-    };
-    Some(Location { uri: Uri::from_file_path(path)?, range })
+/// Converts byte ranges in any workspace file to LSP locations, indexing each file's lines once.
+pub struct Locator<'a> {
+    workspace: &'a LoadedWorkspace,
+    encoding: Encoding,
+    files: HashMap<PathBuf, Option<(Arc<str>, LineIndex)>>,
+}
+
+impl<'a> Locator<'a> {
+    /// A locator for the files of `workspace`.
+    pub fn new(workspace: &'a LoadedWorkspace, encoding: Encoding) -> Locator<'a> {
+        Locator { workspace, encoding, files: HashMap::new() }
+    }
+
+    /// The location of `range` in the file at `path`. Files the analysis does not hold (static
+    /// files) are pointed at their start.
+    pub fn location(&mut self, path: &Path, range: TextRange) -> Option<Location> {
+        let workspace = self.workspace;
+        let file = self.files.entry(path.to_path_buf()).or_insert_with(|| {
+            let text = workspace.text_of(path)?;
+            let index = LineIndex::new(&text);
+            Some((text, index))
+        });
+        let range = match file {
+            Some((text, index)) => Lines { text, index, encoding: self.encoding }.range(range),
+            None => Range::default(),
+        };
+        Some(Location { uri: Uri::from_file_path(path)?, range })
+    }
 }
 
 /// An analysis diagnostic as an LSP diagnostic, with related locations in other files.
-pub fn diagnostic(d: &NaclDiagnostic, lines: Lines<'_>, workspace: &LoadedWorkspace) -> Diagnostic {
+pub fn diagnostic(d: &NaclDiagnostic, lines: Lines<'_>, locator: &mut Locator<'_>) -> Diagnostic {
     let related = d
         .related
         .iter()
         .filter_map(|r| {
             Some(DiagnosticRelatedInformation {
-                location: location(workspace, &r.path, r.range, lines.encoding)?,
+                location: locator.location(&r.path, r.range)?,
                 message: r.message.clone(),
             })
         })

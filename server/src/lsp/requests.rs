@@ -1,7 +1,7 @@
 //! The answers to requests, computed on a [`Snapshot`] on a worker thread.
 
 use super::{
-    convert::{self, Lines},
+    convert::{self, Lines, Locator},
     writer::Snapshot,
 };
 use crate::line_index::{Encoding, LineIndex};
@@ -17,10 +17,11 @@ use tower_lsp_server::ls_types::{
 pub fn definition(snapshot: &Snapshot, position: Position) -> Vec<Location> {
     let (Some(document), Some(workspace)) = (&snapshot.document, &snapshot.workspace) else { return Vec::new() };
     let offset = document.lines(snapshot.encoding).offset(position);
+    let mut locator = Locator::new(workspace, snapshot.encoding);
     workspace
         .definition(&document.path, offset)
         .into_iter()
-        .filter_map(|target| convert::location(workspace, &target.path, target.range, snapshot.encoding))
+        .filter_map(|t| locator.location(&t.path, t.range))
         .collect()
 }
 
@@ -61,11 +62,9 @@ pub fn format(snapshot: &Snapshot, range: Option<Range>) -> Option<Vec<TextEdit>
 pub fn references(snapshot: &Snapshot, position: Position, include_declaration: bool) -> Vec<Location> {
     let (Some(document), Some(workspace)) = (&snapshot.document, &snapshot.workspace) else { return Vec::new() };
     let offset = document.lines(snapshot.encoding).offset(position);
-    workspace
-        .references(&document.path, offset, include_declaration)
-        .into_iter()
-        .filter_map(|o| convert::location(workspace, &o.path, o.range, snapshot.encoding))
-        .collect()
+    let mut locator = Locator::new(workspace, snapshot.encoding);
+    let found = workspace.references(&document.path, offset, include_declaration);
+    found.into_iter().filter_map(|o| locator.location(&o.path, o.range)).collect()
 }
 
 /// The places the symbol at a position is named in its own document.
@@ -130,8 +129,9 @@ pub fn workspace_symbols(workspaces: &[LoadedWorkspace], query: &str, encoding: 
     workspaces
         .iter()
         .flat_map(|workspace| {
+            let mut locator = Locator::new(workspace, encoding);
             workspace.workspace_symbols(query, LIMIT).into_iter().filter_map(move |symbol| {
-                let location = convert::location(workspace, &symbol.path, symbol.range, encoding)?;
+                let location = locator.location(&symbol.path, symbol.range)?;
                 Some(WorkspaceSymbol {
                     name: symbol.name,
                     kind: convert::symbol_kind(symbol.kind),

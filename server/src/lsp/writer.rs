@@ -7,7 +7,7 @@
 //! workspace after indexing, saves and changes on disk.
 
 use super::{
-    convert::{self, Lines},
+    convert::{self, Lines, Locator},
     logging::LogLevel,
     outgoing::Outgoing,
     settings::Settings,
@@ -77,7 +77,10 @@ pub enum Message {
         uri: Uri,
     },
     /// A document was saved.
-    Saved,
+    Saved {
+        /// The document.
+        uri: Uri,
+    },
     /// Files changed on disk (from the client's file watcher).
     FilesChanged(Vec<(PathBuf, FileChangeType)>),
     /// New settings.
@@ -130,7 +133,7 @@ impl Message {
             Message::Open { .. } => "open",
             Message::Change { .. } => "change",
             Message::Close { .. } => "close",
-            Message::Saved => "saved",
+            Message::Saved { .. } => "saved",
             Message::FilesChanged(_) => "files changed",
             Message::Settings(_) => "settings",
             Message::Folders { .. } => "folders",
@@ -343,7 +346,8 @@ impl Writer {
                 self.unflushed.insert(uri);
             }
             Message::Close { uri } => self.close(uri),
-            Message::Saved => self.schedule_passes(|_| true),
+            // Closed files of the saved document's workspace may report differently now.
+            Message::Saved { uri } => self.schedule_pass_of(&self.path_of_document(&uri)),
             Message::FilesChanged(changes) => self.files_changed(changes),
             Message::Settings(settings) => self.apply_settings(settings),
             Message::Folders { added, removed } => {
@@ -520,6 +524,13 @@ impl Writer {
         }
     }
 
+    /// Schedules the whole-workspace check of the workspace holding `path`.
+    fn schedule_pass_of(&mut self, path: &Path) {
+        if let Some(root) = self.root_of(path).map(|i| self.roots[i].path.clone()) {
+            self.schedule_passes(|r| r.path == root);
+        }
+    }
+
     fn apply_settings(&mut self, settings: Settings) {
         if let (Some(log), Some(level)) = (&self.log_level, &settings.log_level) {
             log.set(level);
@@ -660,9 +671,7 @@ impl Writer {
             diagnostics: Vec::new(),
             generation: self.generation,
         });
-        if let Some(root) = self.root_of(&path).map(|i| self.roots[i].path.clone()) {
-            self.schedule_passes(|r| r.path == root);
-        }
+        self.schedule_pass_of(&path);
     }
 
     fn files_changed(&mut self, changes: Vec<(PathBuf, FileChangeType)>) {
@@ -772,9 +781,10 @@ impl DiagnosticsJob {
 
     fn convert<'a>(&self, found: impl Iterator<Item = &'a NaclDiagnostic>, lines: Lines<'_>) -> Vec<Diagnostic> {
         let shown = &self.settings.diagnostics;
+        let mut locator = Locator::new(&self.workspace, self.encoding);
         found
             .filter(|d| shown.shows(d.code.as_str(), d.severity() == nacl_syntax::Severity::Error))
-            .map(|d| convert::diagnostic(d, lines, &self.workspace))
+            .map(|d| convert::diagnostic(d, lines, &mut locator))
             .collect()
     }
 }
