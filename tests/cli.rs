@@ -81,7 +81,7 @@ fn check_reports_the_demo_mistakes() {
            |                ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^
            |
 
-        note: 2 salesforce instances of 2 types not defined in NaCl are not type-checked (Salto keeps such types in its state files)
+        note: 2 salesforce instances of 2 types not defined in NaCl are not type-checked: Salto keeps such types in its state files, and no state file is present for the environment
         4 errors, 1 warning in 3 files: 9 files checked (0.0…
         by code: E0101 ×1, E0106 ×1, E0401 ×2, W0501 ×1"#]]
     .assert_eq(&without_timing(&stdout));
@@ -267,4 +267,31 @@ fn no_arguments_with_a_pipe_for_stdin_serves_lsp_and_exits_at_end_of_input() {
     let (code, stdout, _) = nacl_ls(&[]);
     assert_eq!(code, 0);
     assert!(stdout.is_empty(), "nothing but LSP messages on stdout: {stdout}");
+}
+
+/// The summary lines of a human report (codes and notes), without timing.
+fn summary_lines(stdout: &str) -> String {
+    without_timing(stdout)
+        .lines()
+        .filter(|l| l.starts_with("note:") || l.starts_with("by code:") || l.contains(" checked"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn check_reads_salto_state_unless_told_not_to() {
+    let fixture = nacl_corpus::fixture_workspace(&repo_root().join("analysis/test_data/state_workspace"));
+    let path = fixture.to_string_lossy().into_owned();
+    let (code, stdout, _) = nacl_ls(&["check", &path]);
+    assert_eq!(code, 0, "warnings only");
+    expect![[r#"
+        0 errors, 5 warnings in 4 files: 8 files checked (0.0…
+        by code: I0608 ×1, W0501 ×1, W0601 ×1, W0602 ×1, W0603 ×1, W0605 ×1"#]]
+    .assert_eq(&summary_lines(&stdout));
+    let (_, stdout, _) = nacl_ls(&["check", "--no-state", &path]);
+    expect![[r#"
+        note: 4 jira instances of 3 types not defined in NaCl are not type-checked: Salto keeps such types in its state files, and state files were not read (`--no-state`)
+        0 errors, 2 warnings in 2 files: 8 files checked (0.0…
+        by code: W0501 ×2"#]]
+    .assert_eq(&summary_lines(&stdout));
 }

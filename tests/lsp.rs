@@ -355,3 +355,51 @@ fn references_rename_workspace_symbols_and_selection() {
     assert_eq!(selection[0]["range"]["start"], json!({ "line": 1, "character": 10 }));
     client.shutdown();
 }
+
+#[test]
+fn salto_state_types_instances_and_opens_the_service() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../analysis/test_data/state_workspace");
+    let root = nacl_corpus::fixture_workspace(&src).canonicalize().expect("fixture");
+    let sup = root.join("jira/Records/Project/SUP.nacl");
+    let text = std::fs::read_to_string(&sup).expect("fixture file");
+    let mut client = start();
+    client.initialize(json!(uri(&root)), json!({ "window": { "showDocument": { "support": true } } }));
+    client.open(&uri(&sup), 1, &text);
+    // Once the state is read, the instance is checked against its type, which only the state has.
+    loop {
+        let found = codes(&client.diagnostics(&uri(&sup), 1));
+        if !found.is_empty() {
+            assert_eq!(found, ["W0603", "W0601"]);
+            break;
+        }
+    }
+    let at = |line: u32, character: u32| json!({ "textDocument": { "uri": uri(&sup) }, "position": { "line": line, "character": character } });
+    let hover = client.request("textDocument/hover", at(1, 3));
+    let markdown = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(
+        markdown.starts_with("**field** `key` of `jira.Project` (a hidden type, from Salto's state)"),
+        "{markdown}"
+    );
+    assert!(markdown.contains("Type `string`"), "{markdown}");
+
+    let url =
+        client.request("workspace/executeCommand", json!({ "command": "nacl.goToService", "arguments": [at(2, 4)] }));
+    assert_eq!(url, "https://example.atlassian.net/jira/projects/SUP");
+    assert_eq!(client.shown, ["https://example.atlassian.net/jira/projects/SUP"]);
+    // Where no URL is known, the command answers null and the editor shows why.
+    let none_known = root.join("jira/Records/Typo/x.nacl");
+    client.open(&uri(&none_known), 1, &std::fs::read_to_string(&none_known).expect("fixture file"));
+    let at_typo = json!({ "textDocument": { "uri": uri(&none_known) }, "position": { "line": 1, "character": 3 } });
+    let url =
+        client.request("workspace/executeCommand", json!({ "command": "nacl.goToService", "arguments": [at_typo] }));
+    assert_eq!(url, Value::Null);
+    let message = client.wait_for(|m| m["method"] == "window/showMessage");
+    assert!(message["params"]["message"].as_str().unwrap_or_default().contains("_service_url"), "{message}");
+
+    // The state file deleted outside the editor: its types are gone too.
+    let state = root.join("salto.config/states/prod.jira.jsonl.zip");
+    std::fs::remove_file(&state).expect("delete the state file");
+    client.notify("workspace/didChangeWatchedFiles", json!({ "changes": [{ "uri": uri(&state), "type": 3 }] }));
+    assert_eq!(codes(&client.diagnostics(&uri(&sup), 1)), ["W0501"]);
+    client.shutdown();
+}

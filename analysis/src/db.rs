@@ -10,6 +10,7 @@ use crate::{
     fragments::{self, Fragment},
     layout::{Layout, Source},
     merge::{self, MergedElement},
+    state::{EnvState, WorkspaceState},
 };
 use nacl_syntax::SyntaxError;
 use std::{collections::HashMap, path::PathBuf, sync::Arc};
@@ -37,6 +38,10 @@ pub struct Workspace {
     /// Every file in a static-resources folder, sorted (the targets of `file("...")`).
     #[returns(ref)]
     pub static_files: Vec<PathBuf>,
+    /// Salto's state files, read (empty until loaded, or when state is turned off). Set with
+    /// high durability: it changes only when a state file changes on disk.
+    #[returns(ref)]
+    pub state: Arc<WorkspaceState>,
 }
 
 /// The database trait the queries take.
@@ -190,4 +195,9 @@ pub fn element_conflicts<'db>(
 /// Whether an element exists in an environment.
 pub fn element_exists(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &ElemId) -> bool {
     element_index(db, workspace).files.get(id).is_some_and(|files| files.iter().any(|(_, s)| Layout::is_active(s, env)))
+}
+
+/// The state of an environment, when it has one.
+pub fn env_state<'db>(db: &'db dyn Db, workspace: Workspace, env: Option<&str>) -> Option<&'db EnvState> {
+    workspace.state(db).env(env)
 }

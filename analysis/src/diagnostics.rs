@@ -2,7 +2,10 @@
 //! references to elements that do not exist, and instance values that do not fit their types.
 
 use crate::{
-    db::{Db, ElementKey, SourceFile, Workspace, element_conflicts, element_exists, element_index, file_fragments},
+    db::{
+        Db, ElementKey, SourceFile, Workspace, element_conflicts, element_exists, element_index, env_state,
+        file_fragments,
+    },
     elem_id::{BUILTIN_TYPES, ElemId, IdType, is_container_name},
     fragments::{TemplatePart, Value, ValueKind},
 };
@@ -92,6 +95,7 @@ fn conflicts(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: SourceF
 /// References in the file to elements that do not exist in its environment.
 fn references(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: SourceFile, out: &mut Vec<Diagnostic>) {
     let index = element_index(db, workspace);
+    let state = env_state(db, workspace, env);
     let mut check = |text: &str, range: TextRange, in_template: bool| {
         let id = match ElemId::parse(text) {
             Ok(id) => id,
@@ -110,9 +114,14 @@ fn references(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: Source
         let (top, _) = id.top_level();
         let builtin = top.adapter.is_empty()
             && (BUILTIN_TYPES.contains(&top.type_name.as_str()) || is_container_name(&top.type_name));
-        // Types of adapters that keep their types out of NaCl live in Salto's state files.
-        let hidden_type = top.id_type == IdType::Type && !index.adapter_has_types(&top.adapter);
-        if builtin || hidden_type || element_exists(db, workspace, env, &top) {
+        let in_state = match state.filter(|s| s.has_account(&top.adapter)) {
+            // Salto merges hidden state elements whole.
+            Some(state) => state.hidden_element(&top).is_some(),
+            // Without state, types of adapters that keep their types out of NaCl are assumed
+            // to live in the state files.
+            None => top.id_type == IdType::Type && !index.adapter_has_types(&top.adapter),
+        };
+        if builtin || in_state || element_exists(db, workspace, env, &top) {
             return;
         }
         let what = if top.id_type == IdType::Var { "variable" } else { "element" };

@@ -2,9 +2,10 @@
 //! anywhere in a file to what it names.
 
 use crate::{
-    db::{element_files, file_fragments},
+    db::{element_files, env_state, file_fragments},
     elem_id::{ElemId, IdType, container_inner, decode_nacl_case},
     fragments::{Fragment, FragmentKind},
+    state::StateKind,
     workspace::LoadedWorkspace,
 };
 use nacl_syntax::{
@@ -91,7 +92,9 @@ impl LoadedWorkspace {
     }
 
     fn field_hover(&self, env: Option<&str>, type_id: &ElemId, field: &str) -> Option<String> {
-        let merged = crate::db::merged_element(&self.db, self.workspace, env, type_id)?;
+        let Some(merged) = crate::db::merged_element(&self.db, self.workspace, env, type_id) else {
+            return self.state_field_hover(env, type_id, field);
+        };
         let field = merged.field(field)?;
         let mut out = format!("**field** `{}` of `{type_id}`\n\nType `{}`", field.name, field.type_name);
         for entry in &field.annotations {
@@ -114,6 +117,9 @@ impl LoadedWorkspace {
         }
         let (top, path) = id.top_level();
         let Some(merged) = crate::db::merged_element(&self.db, self.workspace, env, &top) else {
+            if let Some(hover) = self.state_element_hover(env, &top) {
+                return Some(hover);
+            }
             return Some(format!(
                 "`{top}` does not exist{}",
                 env.map(|e| format!(" in environment `{e}`")).unwrap_or_default()
@@ -146,7 +152,92 @@ impl LoadedWorkspace {
             })
             .collect();
         out.push_str(&format!("\n\nDefined in {}", places.join(", ")));
+        if let Some(url) = self.service_url_of(env, &top, None) {
+            out.push_str(&format!("\n\n[Open in the service]({url})"));
+        }
         Some(out)
+    }
+
+    /// Hover for a field of a hidden type that lives only in Salto's state.
+    fn state_field_hover(&self, env: Option<&str>, type_id: &ElemId, name: &str) -> Option<String> {
+        let state = env_state(&self.db, self.workspace, env)?;
+        let field = state.hidden_element(type_id)?.field(name)?;
+        let mut out = format!(
+            "**field** `{}` of `{type_id}` (a hidden type, from Salto's state)\n\nType `{}`",
+            field.name, field.type_name
+        );
+        out.push_str(&annotation_lines(&field.annotations));
+        Some(out)
+    }
+
+    /// Hover for a hidden element that lives only in Salto's state.
+    fn state_element_hover(&self, env: Option<&str>, id: &ElemId) -> Option<String> {
+        let state = env_state(&self.db, self.workspace, env)?;
+        let element = state.hidden_element(id)?;
+        let kind = match &element.kind {
+            StateKind::Object { .. } => format!("hidden type, {} fields", element.fields.len()),
+            StateKind::Primitive(p) => format!("hidden primitive type ({})", p.as_str()),
+            StateKind::Instance { .. } => "hidden instance".to_owned(),
+        };
+        let mut out = format!("**{kind}** `{id}`");
+        if let Some(alias) = element.annotation("_alias").and_then(|a| a.as_str().map(str::to_owned)) {
+            out.push_str(&format!("\n\nAlias: {alias:?}"));
+        }
+        let root = &self.workspace.layout(&self.db).root;
+        if let Some(file) = state.file_of(element) {
+            let file = file.strip_prefix(root).unwrap_or(file);
+            out.push_str(&format!("\n\nKept in Salto's state (`{}`), not in NaCl", file.display()));
+        }
+        if let StateKind::Object { .. } = element.kind {
+            let fields: Vec<String> =
+                element.fields.iter().take(20).map(|f| format!("\n- `{}`: `{}`", f.name, f.type_name)).collect();
+            out.push_str(&fields.concat());
+            if element.fields.len() > 20 {
+                out.push_str(&format!("\n- … {} more", element.fields.len() - 20));
+            }
+        }
+        if let Some(url) = element.annotation("_service_url").and_then(|u| u.as_str().map(str::to_owned)) {
+            out.push_str(&format!("\n\n[Open in the service]({url})"));
+        }
+        Some(out)
+    }
+
+    /// The service URL ("Go To Service") of what is at `offset`: the `_service_url` of the field
+    /// under the cursor, else of its element. Salto keeps it in its state; one written in NaCl
+    /// counts too.
+    pub fn service_url(&self, path: &Path, offset: TextSize) -> Option<String> {
+        let text = self.text_of(path)?;
+        let root = nacl_syntax::parse(&text).syntax();
+        let id = element_id_at(&root, offset)?;
+        let env = self.workspace.layout(&self.db).env_of(path);
+        let field = (id.id_type == IdType::Field).then(|| id.name_parts.first()).flatten();
+        let (top, _) = id.top_level();
+        field
+            .and_then(|field| self.service_url_of(env.as_deref(), &top, Some(field)))
+            .or_else(|| self.service_url_of(env.as_deref(), &top, None))
+    }
+
+    /// The `_service_url` of an element, or of one of its fields.
+    fn service_url_of(&self, env: Option<&str>, top: &ElemId, field: Option<&str>) -> Option<String> {
+        let written = crate::db::merged_element(&self.db, self.workspace, env, top).and_then(|merged| {
+            let entries = match field {
+                Some(field) => &merged.field(field)?.annotations,
+                None => &merged.values,
+            };
+            let (_, entry) = entries.iter().find(|e| &*e.key == "_service_url")?.defs.first()?;
+            match &entry.value.kind {
+                crate::fragments::ValueKind::String(url) => Some(url.to_string()),
+                _ => None,
+            }
+        });
+        written.or_else(|| {
+            let element = env_state(&self.db, self.workspace, env)?.element(top)?;
+            let url = match field {
+                Some(field) => element.field(field)?.annotation("_service_url"),
+                None => element.annotation("_service_url"),
+            }?;
+            url.as_str().map(str::to_owned)
+        })
     }
 
     fn element_targets(&self, env: Option<&str>, id: &ElemId) -> Vec<Target> {
@@ -212,6 +303,17 @@ pub(crate) fn token_symbol(token: &nacl_syntax::SyntaxToken) -> Option<Symbol> {
         },
         _ => None,
     }
+}
+
+/// The annotations of a state element or field, one line each, for hover.
+fn annotation_lines(annotations: &serde_json::value::RawValue) -> String {
+    let Ok(entries) = serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(annotations.get()) else {
+        return String::new();
+    };
+    entries
+        .iter()
+        .map(|(key, value)| format!("\n- `{key}` = {}", short_value(&crate::types::json_value(value))))
+        .collect()
 }
 
 /// A value in a few characters, for hover.

@@ -3,11 +3,13 @@
 //! instance never re-merges its type.
 
 use crate::{
-    db::{Db, ElementKey, Workspace, element_index, merged_element},
+    db::{Db, ElementKey, Workspace, element_index, env_state, merged_element},
     elem_id::ElemId,
-    fragments::{FragmentKind, Primitive, Value, ValueKind},
+    fragments::{Entry, FragmentKind, Primitive, Value, ValueKind},
     merge::MergedEntry,
+    state::{StateElement, StateField, StateKind},
 };
+use nacl_syntax::TextRange;
 use std::sync::Arc;
 
 /// A type as validation sees it.
@@ -59,8 +61,12 @@ pub struct Restriction {
 /// The summary of a type, or `None` when the type has no fragment in that environment.
 #[salsa::tracked(returns(ref))]
 pub fn type_info<'db>(db: &'db dyn Db, workspace: Workspace, key: ElementKey<'db>) -> Option<TypeInfo> {
-    let merged = merged_element(db, workspace, key.env(db).as_deref(), key.id(db))?;
-    let fields = merged
+    let state = env_state(db, workspace, key.env(db).as_deref());
+    let Some(merged) = merged_element(db, workspace, key.env(db).as_deref(), key.id(db)) else {
+        // A hidden type lives only in Salto's state, which Salto merges whole.
+        return state.and_then(|s| s.hidden_element(key.id(db))).and_then(state_type_info);
+    };
+    let mut fields: Vec<FieldInfo> = merged
         .fields
         .iter()
         .map(|field| FieldInfo {
@@ -79,8 +85,69 @@ pub fn type_info<'db>(db: &'db dyn Db, workspace: Workspace, key: ElementKey<'db
             restriction: first_value(&field.annotations, "_restriction").and_then(restriction),
         })
         .collect();
+    // Hidden fields the state has and NaCl lacks are merged too (instances never set them).
+    if let Some(in_state) = state.and_then(|s| s.element(key.id(db))) {
+        for field in in_state.fields.iter().filter(|f| f.hidden || f.hidden_value) {
+            if !fields.iter().any(|f| *f.name == *field.name) {
+                fields.push(FieldInfo { hidden: true, ..state_field_info(field) });
+            }
+        }
+    }
     let closed = matches!(first_value(&merged.values, "_additional_properties"), Some(ValueKind::Bool(false)));
     Some(TypeInfo { kind: merged.kind.clone(), hidden_value: is_true(&merged.values, "_hidden_value"), closed, fields })
+}
+
+/// The summary of a type read from Salto's state.
+fn state_type_info(element: &StateElement) -> Option<TypeInfo> {
+    let kind = match &element.kind {
+        StateKind::Object { settings } => FragmentKind::Object { settings: *settings, meta: None },
+        StateKind::Primitive(p) => FragmentKind::Primitive(*p),
+        StateKind::Instance { .. } => return None,
+    };
+    Some(TypeInfo {
+        kind,
+        hidden_value: element.hidden_value,
+        closed: element.annotation("_additional_properties") == Some(serde_json::Value::Bool(false)),
+        fields: element.fields.iter().map(state_field_info).collect(),
+    })
+}
+
+/// What validation needs of a field read from Salto's state.
+fn state_field_info(field: &StateField) -> FieldInfo {
+    let flag = |name: &str| field.annotation(name) == Some(serde_json::Value::Bool(true));
+    let restriction = field.annotation("_restriction").map(|json| json_value(&json).kind).and_then(|v| restriction(&v));
+    FieldInfo {
+        name: Arc::from(field.name.as_str()),
+        type_name: Arc::from(field.type_name.as_str()),
+        required: flag("_required") && field.annotation("_default").is_none(),
+        hidden: field.hidden
+            || field.hidden_value
+            || matches!(field.type_name.as_str(), "hidden_string" | "hidden_boolean"),
+        restriction,
+    }
+}
+
+/// A JSON value from Salto's state as a NaCl value (with no place in any file).
+pub fn json_value(json: &serde_json::Value) -> Value {
+    use serde_json::Value as Json;
+    let kind = match json {
+        Json::Null => ValueKind::Invalid,
+        Json::Bool(b) => ValueKind::Bool(*b),
+        Json::Number(n) => ValueKind::Number(Arc::from(n.to_string())),
+        Json::String(s) => ValueKind::String(Arc::from(s.as_str())),
+        Json::Array(items) => ValueKind::List(items.iter().map(json_value).collect()),
+        Json::Object(entries) => ValueKind::Object(
+            entries
+                .iter()
+                .map(|(key, value)| Entry {
+                    key: Arc::from(key.as_str()),
+                    key_range: TextRange::default(),
+                    value: json_value(value),
+                })
+                .collect(),
+        ),
+    };
+    Value { kind, range: TextRange::default() }
 }
 
 impl TypeInfo {
@@ -126,16 +193,17 @@ fn restriction(value: &ValueKind) -> Option<Restriction> {
     (restriction != Restriction::default()).then_some(restriction)
 }
 
-/// The existing type of the same adapter whose name is closest to a type that does not exist,
+/// The existing type (in NaCl, or hidden in Salto's state) of the same adapter whose name is
+/// closest to a type that does not exist,
 /// when it is close enough to be a likely typo.
 #[salsa::tracked(returns(ref))]
 pub fn type_suggestion<'db>(db: &'db dyn Db, workspace: Workspace, key: ElementKey<'db>) -> Option<ElemId> {
     let missing = key.id(db);
-    let index = element_index(db, workspace);
-    let types = index.types_by_adapter.get(&missing.adapter)?;
+    let in_nacl = element_index(db, workspace).types_by_adapter.get(&missing.adapter).into_iter().flatten();
+    let in_state = env_state(db, workspace, key.env(db).as_deref()).into_iter().flat_map(|s| s.hidden_types());
     let allowed = (missing.type_name.chars().count() / 5).clamp(1, 3);
-    types
-        .iter()
+    in_nacl
+        .chain(in_state.filter(|t| t.adapter == missing.adapter))
         .map(|t| (strsim::levenshtein(&t.type_name, &missing.type_name), t))
         .filter(|(distance, _)| *distance <= allowed)
         .min_by_key(|(distance, t)| (*distance, t.type_name.clone()))

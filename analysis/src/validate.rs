@@ -6,7 +6,7 @@
 //! warnings are never hidden behind errors.
 
 use crate::{
-    db::{Db, ElementKey, SourceFile, Workspace, element_files, element_index, file_fragments},
+    db::{Db, ElementKey, SourceFile, Workspace, element_files, element_index, env_state, file_fragments},
     diagnostics::Diagnostic,
     elem_id::{CONFIG_NAME, ElemId, container_inner},
     fragments::{Fragment, FragmentKind, Primitive, Value, ValueKind},
@@ -36,7 +36,6 @@ pub(crate) fn instances(
     file: SourceFile,
     out: &mut Vec<Diagnostic>,
 ) {
-    let index = element_index(db, workspace);
     for fragment in &file_fragments(db, file).fragments {
         if fragment.kind != FragmentKind::Instance {
             continue;
@@ -48,21 +47,7 @@ pub(crate) fn instances(
         }
         let key = ElementKey::new(db, env.map(str::to_owned), type_id.clone());
         let Some(info) = type_info(db, workspace, key) else {
-            // Types missing from NaCl are usually hidden in Salto's state files (all of Jira's
-            // and Zendesk's, many of Salesforce's): `check` counts them once per adapter. A name
-            // one typo away from an existing type is reported here.
-            if index.adapter_has_types(&type_id.adapter)
-                && let Some(suggestion) = type_suggestion(db, workspace, key)
-            {
-                out.push(warning(
-                    ErrorCode::MissingType,
-                    fragment.type_range.unwrap_or(fragment.header_range),
-                    format!(
-                        "type `{type_id}` does not exist (did you mean `{suggestion}`?), so `{}` is not type-checked",
-                        fragment.id
-                    ),
-                ));
-            }
+            missing_type(db, workspace, env, fragment, &type_id, key, out);
             continue;
         };
         if !matches!(info.kind, FragmentKind::Object { .. }) {
@@ -90,6 +75,59 @@ pub(crate) fn instances(
                 fragment.header_range,
                 format!("`{}` does not set `{}`, which its type marks `_required`", fragment.id, field.name),
             ));
+        }
+    }
+}
+
+/// Reports an instance whose type is neither in NaCl nor merged from Salto's state.
+fn missing_type<'db>(
+    db: &'db dyn Db,
+    workspace: Workspace,
+    env: Option<&str>,
+    fragment: &Fragment,
+    type_id: &ElemId,
+    key: ElementKey<'db>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let at = fragment.type_range.unwrap_or(fragment.header_range);
+    let state = env_state(db, workspace, env).filter(|s| s.has_account(&type_id.adapter));
+    let suggestion =
+        || type_suggestion(db, workspace, key).as_ref().map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
+    match state {
+        // Salto merges only hidden state types: a visible one is in the service but not in NaCl.
+        Some(state) if state.element(type_id).is_some() => out.push(warning(
+            ErrorCode::TypeOnlyInState,
+            at,
+            format!(
+                "type `{type_id}` is only in Salto's state, where it is not hidden, so Salto does not merge it and `{}` is not type-checked; fetch it into NaCl to check it",
+                fragment.id
+            ),
+        )),
+        Some(_) => out.push(warning(
+            ErrorCode::MissingType,
+            at,
+            format!(
+                "type `{type_id}` does not exist in NaCl nor in Salto's state{}, so `{}` is not type-checked",
+                suggestion(),
+                fragment.id
+            ),
+        )),
+        // Without state, types missing from NaCl are usually hidden in it (all of Jira's and
+        // Zendesk's, many of Salesforce's): `check` counts them once per adapter. A name one
+        // typo away from an existing type is reported here.
+        None => {
+            if element_index(db, workspace).adapter_has_types(&type_id.adapter)
+                && let Some(suggestion) = type_suggestion(db, workspace, key)
+            {
+                out.push(warning(
+                    ErrorCode::MissingType,
+                    at,
+                    format!(
+                        "type `{type_id}` does not exist (did you mean `{suggestion}`?), so `{}` is not type-checked",
+                        fragment.id
+                    ),
+                ));
+            }
         }
     }
 }

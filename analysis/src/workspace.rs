@@ -5,6 +5,7 @@ use crate::{
     diagnostics::{Diagnostic, file_diagnostics},
     files,
     layout::Layout,
+    state::{StateStatus, WorkspaceState},
 };
 use rayon::prelude::*;
 use std::{
@@ -47,6 +48,17 @@ pub fn load(root: &Path, env: Option<&str>) -> LoadedWorkspace {
     load_with_progress(root, env, &|_, _| {})
 }
 
+/// Like [`load`], and also reads Salto's state files (in parallel with the NaCl files) when
+/// `with_state` is set.
+pub fn load_with_state(root: &Path, env: Option<&str>, with_state: bool) -> LoadedWorkspace {
+    if !with_state {
+        return load(root, env);
+    }
+    let (mut loaded, state) = rayon::join(|| load(root, env), || WorkspaceState::load(&Layout::load(root, env)));
+    loaded.set_state(Arc::new(state));
+    loaded
+}
+
 /// Like [`load`], calling `progress(files read, files found)` now and then while reading.
 pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usize, usize) + Sync)) -> LoadedWorkspace {
     let layout = Layout::load(root, env);
@@ -83,7 +95,7 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
         source_files.push(SourceFile::new(&db, path, Arc::from(file.text)));
     }
     let static_files = static_files(&layout);
-    let workspace = Workspace::new(&db, layout, source_files, static_files);
+    let workspace = Workspace::new(&db, layout, source_files, static_files, WorkspaceState::none());
     LoadedWorkspace { db, workspace, load_errors: Arc::new(load_errors) }
 }
 
@@ -155,7 +167,8 @@ impl LoadedWorkspace {
     }
 }
 
-/// Instances of one adapter whose types are not defined in NaCl (usually kept in Salto's state).
+/// Instances of one adapter whose types are not defined in NaCl, in a workspace without
+/// usable state for that adapter (such types are usually hidden in Salto's state).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UntypedInstances {
     /// The adapter.
@@ -164,19 +177,26 @@ pub struct UntypedInstances {
     pub instances: usize,
     /// How many distinct types they have.
     pub types: usize,
+    /// Why the state does not help: missing, remote, or (when loaded) unreadable for this adapter.
+    pub state: StateStatus,
 }
 
 impl LoadedWorkspace {
-    /// Per adapter, the instances of the current environment whose type has no NaCl fragment.
-    /// They are not type-checked; `check` says so once per adapter instead of per instance.
+    /// Per adapter without usable state, the instances of the current environment whose type
+    /// has no NaCl fragment. They are not type-checked; `check` says so once per adapter
+    /// instead of once per instance. (With state, each such instance gets its own diagnostic.)
     pub fn untyped_instances(&self) -> Vec<UntypedInstances> {
         let env = self.workspace.layout(&self.db).current_env.clone();
+        let state = crate::db::env_state(&self.db, self.workspace, env.as_deref());
         let index = crate::db::element_index(&self.db, self.workspace);
         let mut by_adapter: std::collections::BTreeMap<&str, (usize, std::collections::BTreeSet<&str>)> =
             Default::default();
         for (id, files) in &index.files {
             let active = files.iter().any(|(_, s)| Layout::is_active(s, env.as_deref()));
-            if id.id_type != crate::elem_id::IdType::Instance || id.type_name == crate::elem_id::CONFIG_NAME || !active
+            if id.id_type != crate::elem_id::IdType::Instance
+                || id.type_name == crate::elem_id::CONFIG_NAME
+                || !active
+                || state.is_some_and(|s| s.has_account(&id.adapter))
             {
                 continue;
             }
@@ -186,14 +206,40 @@ impl LoadedWorkspace {
                 entry.1.insert(&id.type_name);
             }
         }
+        let status = state.map_or(StateStatus::Missing, |s| s.status.clone());
         by_adapter
             .into_iter()
             .map(|(adapter, (instances, types))| UntypedInstances {
                 adapter: adapter.to_owned(),
                 instances,
                 types: types.len(),
+                state: status.clone(),
             })
             .collect()
+    }
+
+    /// Problems with Salto's state worth telling once: files that could not be read, and
+    /// state kept in Salto's cloud storage instead of the workspace.
+    pub fn state_notes(&self) -> Vec<String> {
+        let root = &self.workspace.layout(&self.db).root;
+        let mut notes = Vec::new();
+        for env in self.workspace.state(&self.db).envs() {
+            for (path, why) in &env.problems {
+                let path = path.strip_prefix(root).unwrap_or(path);
+                notes.push(format!(
+                    "the state file `{}` could not be read: {why}; environment `{}` works without it",
+                    path.display(),
+                    env.env
+                ));
+            }
+            if env.status == StateStatus::Remote {
+                notes.push(format!(
+                    "the state of environment `{}` is kept in Salto's cloud storage (S3), not in the workspace; working without it",
+                    env.env
+                ));
+            }
+        }
+        notes
     }
 }
 
@@ -202,7 +248,7 @@ impl LoadedWorkspace {
     pub fn empty(root: &Path) -> LoadedWorkspace {
         let db = RootDatabase::default();
         let layout = Layout { root: root.to_path_buf(), envs: Vec::new(), current_env: None };
-        let workspace = Workspace::new(&db, layout, Vec::new(), Vec::new());
+        let workspace = Workspace::new(&db, layout, Vec::new(), Vec::new(), WorkspaceState::none());
         LoadedWorkspace { db, workspace, load_errors: Arc::default() }
     }
 
@@ -269,6 +315,18 @@ impl LoadedWorkspace {
         if *self.workspace.layout(&self.db) != layout {
             self.workspace.set_layout(&mut self.db).to(layout);
         }
+    }
+
+    /// Sets Salto's state (read with [`WorkspaceState::load`], or none to turn it off).
+    pub fn set_state(&mut self, state: Arc<WorkspaceState>) {
+        use salsa::Setter;
+        self.workspace.set_state(&mut self.db).with_durability(salsa::Durability::HIGH).to(state);
+    }
+
+    /// Reads Salto's state files of every environment and sets them.
+    pub fn load_state(&mut self) {
+        let state = WorkspaceState::load(self.workspace.layout(&self.db));
+        self.set_state(Arc::new(state));
     }
 
     /// The diagnostics of one file.

@@ -27,7 +27,8 @@ fn editing_a_value_recomputes_only_its_file() {
         .map(|(path, text)| SourceFile::new(&db, PathBuf::from(format!("/ws/{path}")), Arc::from(*text)))
         .collect();
     let layout = Layout { root: PathBuf::from("/ws"), envs: Vec::new(), current_env: None };
-    let workspace = Workspace::new(&db, layout, files.clone(), Vec::new());
+    let workspace =
+        Workspace::new(&db, layout, files.clone(), Vec::new(), nacl_analysis::state::WorkspaceState::none());
     for &file in &files {
         file_diagnostics(&db, workspace, file);
     }

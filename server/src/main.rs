@@ -37,6 +37,9 @@ enum Command {
         /// Fail (exit code 1) on warnings too.
         #[arg(long)]
         deny_warnings: bool,
+        /// Do not read Salto's state files (`salto.config/states/`): types kept only there are unknown.
+        #[arg(long)]
+        no_state: bool,
         /// How to print the results.
         #[arg(long, value_enum, default_value_t = cli::OutputFormat::Human)]
         format: cli::OutputFormat,
@@ -51,6 +54,9 @@ enum Command {
         /// Also print each element's merged values (references written as element IDs).
         #[arg(long)]
         values: bool,
+        /// Do not read Salto's state files (`salto.config/states/`).
+        #[arg(long)]
+        no_state: bool,
         /// How to print the results.
         #[arg(long, value_enum, default_value_t = cli::OutputFormat::Human)]
         format: cli::OutputFormat,
@@ -86,11 +92,11 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Serve => lsp::serve(),
-        Command::Check { paths, env, deny_warnings, format } => {
-            cli::check::run(cli::check::CheckArgs { paths, env, deny_warnings, format })
+        Command::Check { paths, env, deny_warnings, no_state, format } => {
+            cli::check::run(cli::check::CheckArgs { paths, env, state: !no_state, deny_warnings, format })
         }
-        Command::Elements { path, env, values, format } => {
-            cli::elements::run(cli::elements::ElementsArgs { path, env, values, format })
+        Command::Elements { path, env, values, no_state, format } => {
+            cli::elements::run(cli::elements::ElementsArgs { path, env, state: !no_state, values, format })
         }
         Command::Fmt { paths, check, diff } => {
             let mode = if check {

@@ -157,12 +157,16 @@ error_codes! {
     RestrictionViolation = "W0603", "value outside its restriction";
     /// A key a type with `_additional_properties = false` does not declare.
     AdditionalProperty = "W0604", "undeclared key in a closed type";
-    /// An instance whose type does not exist although its adapter defines types in NaCl.
+    /// An instance whose type does not exist: not in NaCl nor in Salto's state (or, without
+    /// state, a likely typo of a type of its adapter).
     MissingType = "W0605", "instance type does not exist";
     /// A `file()` call whose target is not in the static-resources folder.
     MissingStaticFile = "E0606", "missing static file";
     /// A `file()` call whose path leaves the static-resources folder.
     StaticFileOutsideWorkspace = "E0607", "static file outside the workspace";
+    /// An instance whose type is in Salto's state but not hidden there, and not in NaCl: Salto
+    /// does not merge such types, so the instance is not type-checked.
+    TypeOnlyInState = "I0608", "instance type only in state";
 }
 
 /// How serious a diagnostic is.

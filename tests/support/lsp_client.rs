@@ -19,6 +19,8 @@ pub struct Client {
     pub next_id: i64,
     /// What the client answers to `workspace/configuration`.
     pub configuration: Value,
+    /// The URIs the server asked the client to open with `window/showDocument`.
+    pub shown: Vec<String>,
 }
 
 impl Client {
@@ -63,7 +65,7 @@ impl Client {
                 }
             }
         });
-        Client { child, stdin, messages, next_id: 1, configuration: Value::Null }
+        Client { child, stdin, messages, next_id: 1, configuration: Value::Null, shown: Vec::new() }
     }
 
     /// Sends one message.
@@ -111,7 +113,7 @@ impl Client {
     }
 
     /// The next message matching `pred` (others are skipped), within ten seconds. Requests from
-    /// the server are answered as an editor would (`null`, or the configuration).
+    /// the server are answered as an editor would (`null`, the configuration, or a shown document).
     #[track_caller]
     pub fn wait_for(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
         loop {
@@ -123,6 +125,10 @@ impl Client {
             {
                 let result = match message["method"].as_str() {
                     Some("workspace/configuration") => json!([self.configuration]),
+                    Some("window/showDocument") => {
+                        self.shown.push(message["params"]["uri"].as_str().unwrap_or_default().to_owned());
+                        json!({ "success": true })
+                    }
                     _ => Value::Null,
                 };
                 self.send(json!({ "jsonrpc": "2.0", "id": id, "result": result }));

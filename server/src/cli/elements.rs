@@ -22,6 +22,8 @@ pub struct ElementsArgs {
     pub path: Option<PathBuf>,
     /// The environment to merge in.
     pub env: Option<String>,
+    /// Whether to read Salto's state files (hidden types and values).
+    pub state: bool,
     /// Whether to print the merged values.
     pub values: bool,
     /// How to print.
@@ -35,7 +37,7 @@ pub fn run(args: ElementsArgs) -> io::Result<ExitCode> {
         eprintln!("error: cannot search {}: no such file or folder", path.display());
         return Ok(ExitCode::from(2));
     }
-    let loaded = workspace::load(&layout::find_root(&path), args.env.as_deref());
+    let loaded = workspace::load_with_state(&layout::find_root(&path), args.env.as_deref(), args.state);
     let db = &loaded.db;
     let elements: Vec<Json> = loaded
         .elements()

@@ -19,6 +19,12 @@ use tower_lsp_server::{
 /// Its one argument is a `TextDocumentPositionParams`.
 pub const COPY_REFERENCE: &str = "nacl.copyReference";
 
+/// The command that opens the element at a position in its service (Salto's "Go To Service"):
+/// the `_service_url` of the field there, else of its element, which Salto keeps in its state.
+/// Its one argument is a `TextDocumentPositionParams`; it answers the URL (or null) and asks the
+/// client to open it when the client can (`window/showDocument`).
+pub const GO_TO_SERVICE: &str = "nacl.goToService";
+
 /// How long the server waits for the client to answer its own requests (configuration, registration).
 const CLIENT_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -36,6 +42,8 @@ struct ClientSupport {
     configuration: bool,
     /// Registering `workspace/didChangeWatchedFiles` watchers dynamically.
     watched_files: bool,
+    /// `window/showDocument` (opening a URL in the browser).
+    show_document: bool,
 }
 
 impl Backend {
@@ -100,7 +108,7 @@ impl Backend {
         if !self.support.get().is_some_and(|s| s.watched_files) {
             return;
         }
-        let watchers = ["**/*.nacl", "**/static-resources/**"]
+        let watchers = ["**/*.nacl", "**/static-resources/**", "**/salto.config/states/**"]
             .into_iter()
             .map(|glob| FileSystemWatcher { glob_pattern: GlobPattern::String(glob.to_owned()), kind: None })
             .collect();
@@ -177,7 +185,7 @@ fn server_capabilities(encoding: Encoding) -> ServerCapabilities {
         workspace_symbol_provider: Some(OneOf::Left(true)),
         selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
         execute_command_provider: Some(ExecuteCommandOptions {
-            commands: vec![COPY_REFERENCE.to_owned()],
+            commands: vec![COPY_REFERENCE.to_owned(), GO_TO_SERVICE.to_owned()],
             ..ExecuteCommandOptions::default()
         }),
         workspace: Some(WorkspaceServerCapabilities {
@@ -207,6 +215,11 @@ impl LanguageServer for Backend {
                 .and_then(|w| w.did_change_watched_files.as_ref())
                 .and_then(|w| w.dynamic_registration)
                 .unwrap_or(false),
+            show_document: capabilities
+                .window
+                .as_ref()
+                .and_then(|w| w.show_document.as_ref())
+                .is_some_and(|s| s.support),
         });
         let progress = capabilities.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false);
         let (settings, problem) =
@@ -288,17 +301,38 @@ impl LanguageServer for Backend {
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
-        if params.command != COPY_REFERENCE {
-            return Err(Error::invalid_params(format!("unknown command `{}`", params.command)));
+        let command = params.command.clone();
+        if command != COPY_REFERENCE && command != GO_TO_SERVICE {
+            return Err(Error::invalid_params(format!("unknown command `{command}`")));
         }
         let at: TextDocumentPositionParams = params
             .arguments
             .into_iter()
             .next()
             .and_then(|a| serde_json::from_value(a).ok())
-            .ok_or_else(|| Error::invalid_params("nacl.copyReference takes a text document position"))?;
-        let id = self.query(at.text_document.uri, false, move |s| requests::element_id(s, at.position)).await?;
-        Ok(id.map(LSPAny::String))
+            .ok_or_else(|| Error::invalid_params(format!("{command} takes a text document position")))?;
+        let uri = at.text_document.uri;
+        if command == COPY_REFERENCE {
+            let id = self.query(uri, false, move |s| requests::element_id(s, at.position)).await?;
+            return Ok(id.map(LSPAny::String));
+        }
+        let Some(url) = self.query(uri, true, move |s| requests::service_url(s, at.position)).await? else {
+            let message = "No service URL is known here: Salto keeps `_service_url` in its state files (`salto.config/states/`), and none has one for this element";
+            self.client.show_message(MessageType::INFO, message).await;
+            return Ok(None);
+        };
+        if self.support.get().is_some_and(|s| s.show_document)
+            && let Ok(target) = url.parse::<Uri>()
+        {
+            let show = ShowDocumentParams { uri: target, external: Some(true), take_focus: None, selection: None };
+            match tokio::time::timeout(CLIENT_TIMEOUT, self.client.show_document(show)).await {
+                Ok(Ok(true)) => {}
+                Ok(Ok(false)) => tracing::warn!("the client could not open {url}"),
+                Ok(Err(error)) => tracing::warn!("cannot open {url}: {error}"),
+                Err(_) => tracing::warn!("the client did not open {url} in time"),
+            }
+        }
+        Ok(Some(LSPAny::String(url)))
     }
 
     async fn document_symbol(&self, params: DocumentSymbolParams) -> Result<Option<DocumentSymbolResponse>> {

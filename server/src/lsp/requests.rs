@@ -43,6 +43,12 @@ pub fn element_id(snapshot: &Snapshot, position: Position) -> Option<String> {
     navigation::element_id_at(&nacl_syntax::parse(&document.text).syntax(), offset).map(|id| id.to_string())
 }
 
+/// The service URL of the field or element at a position ("Go To Service").
+pub fn service_url(snapshot: &Snapshot, position: Position) -> Option<String> {
+    let (document, workspace) = (snapshot.document.as_ref()?, snapshot.workspace.as_ref()?);
+    workspace.service_url(&document.path, document.lines(snapshot.encoding).offset(position))
+}
+
 /// The outline of a document.
 pub fn document_symbols(snapshot: &Snapshot) -> Vec<DocumentSymbol> {
     snapshot.document.as_ref().map(|d| convert::document_symbols(d.lines(snapshot.encoding))).unwrap_or_default()

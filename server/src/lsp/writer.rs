@@ -18,7 +18,9 @@ use crate::{
 };
 use nacl_analysis::{
     diagnostics::Diagnostic as NaclDiagnostic,
-    files, layout,
+    files,
+    layout::{self, Layout},
+    state::{STATES_DIR, WorkspaceState},
     workspace::{self, LoadedWorkspace},
 };
 use std::{
@@ -28,7 +30,7 @@ use std::{
     time::{Duration, Instant},
 };
 use tokio::sync::mpsc::UnboundedSender;
-use tower_lsp_server::ls_types::{Diagnostic, FileChangeType, TextDocumentContentChangeEvent, Uri};
+use tower_lsp_server::ls_types::{Diagnostic, FileChangeType, MessageType, TextDocumentContentChangeEvent, Uri};
 
 /// How long the writer waits for more edits before computing diagnostics.
 const DEBOUNCE: Duration = Duration::from_millis(3);
@@ -113,6 +115,15 @@ pub enum Message {
         /// What was loaded.
         workspace: LoadedWorkspace,
     },
+    /// Salto's state files of a workspace were read (from a loader thread).
+    StateLoaded {
+        /// The workspace root.
+        root: PathBuf,
+        /// Which read of the state this is: only the latest one is kept.
+        generation: u64,
+        /// What was read.
+        state: Arc<WorkspaceState>,
+    },
     /// A diagnostics job was cancelled by a write before it finished these documents.
     DiagnosticsCancelled(Vec<Uri>),
     /// A whole-workspace check finished or was cancelled.
@@ -140,6 +151,7 @@ impl Message {
             Message::Query { .. } => "query",
             Message::QueryAll { .. } => "query all",
             Message::Indexed { .. } => "indexed",
+            Message::StateLoaded { .. } => "state loaded",
             Message::DiagnosticsCancelled(_) => "diagnostics cancelled",
             Message::PassDone { cancelled: true, .. } => "check cancelled",
             Message::PassDone { .. } => "check done",
@@ -226,6 +238,8 @@ struct Root {
     pass: Pass,
     /// Reads that need the whole workspace, waiting for indexing to end.
     waiting: Vec<(Uri, Job)>,
+    /// How many reads of Salto's state were started: a read is kept only if it is the latest.
+    state_reads: u64,
 }
 
 /// The state of a root's whole-workspace check.
@@ -377,6 +391,7 @@ impl Writer {
                 self.requests.spawn(move || job(workspaces, encoding));
             }
             Message::Indexed { root, workspace } => self.indexed(root, workspace),
+            Message::StateLoaded { root, generation, state } => self.state_loaded(root, generation, state),
             Message::DiagnosticsCancelled(uris) => {
                 self.stale.extend(uris.into_iter().filter(|uri| self.buffers.contains_key(uri)));
             }
@@ -569,6 +584,7 @@ impl Writer {
             progress: token.clone(),
             pass: Pass::Idle,
             waiting: Vec::new(),
+            state_reads: 1,
         });
         let index = self.roots.len() - 1;
         self.mark_stale(index);
@@ -585,7 +601,11 @@ impl Writer {
             };
             let workspace = workspace::load_with_progress(&path, env.as_deref(), &report);
             tracing::info!("loaded {} in {:?}", path.display(), started.elapsed());
-            let _ = messages.send(Message::Indexed { root: path, workspace });
+            let layout = workspace.workspace.layout(&workspace.db).clone();
+            let _ = messages.send(Message::Indexed { root: path.clone(), workspace });
+            // Requests are answered meanwhile; the first whole-workspace check waits for it.
+            let state = read_state(&layout);
+            let _ = messages.send(Message::StateLoaded { root: path, generation: 1, state });
         });
         if let Err(error) = spawned {
             tracing::error!("cannot start loading the workspace: {error}");
@@ -602,7 +622,8 @@ impl Writer {
         let root = &mut self.roots[index];
         root.workspace = workspace;
         root.indexed = true;
-        root.pass = Pass::Due(Instant::now());
+        // The whole workspace is checked once Salto's state is read too (`StateLoaded`).
+        root.pass = Pass::Idle;
         if let Some(token) = &root.progress {
             let message = "checking".to_owned();
             let _ = self.outgoing.send(Outgoing::ProgressReport { token: token.clone(), message, percentage: 90 });
@@ -610,6 +631,38 @@ impl Writer {
         self.mark_stale(index);
         for (uri, job) in std::mem::take(&mut self.roots[index].waiting) {
             self.run_query(&uri, true, job);
+        }
+    }
+
+    /// Salto's state was read: it joins the analysis, and the whole workspace is checked again.
+    fn state_loaded(&mut self, path: PathBuf, generation: u64, state: Arc<WorkspaceState>) {
+        let Some(index) = self.roots.iter().position(|r| r.path == path && !r.scratch) else { return };
+        if self.roots[index].state_reads != generation {
+            return;
+        }
+        self.flush();
+        let root = &mut self.roots[index];
+        root.workspace.set_state(state);
+        for note in root.workspace.state_notes() {
+            let _ = self.outgoing.send(Outgoing::Log { level: MessageType::INFO, message: format!("nacl-ls: {note}") });
+        }
+        root.pass = Pass::Due(Instant::now());
+        self.mark_stale(index);
+    }
+
+    /// Reads Salto's state of a workspace again in the background (a state file changed).
+    fn reload_state(&mut self, index: usize) {
+        let root = &mut self.roots[index];
+        root.state_reads += 1;
+        let (path, generation) = (root.path.clone(), root.state_reads);
+        let layout = root.workspace.workspace.layout(&root.workspace.db).clone();
+        let messages = self.messages.clone();
+        let spawned = std::thread::Builder::new().name("nacl-ls state".to_owned()).spawn(move || {
+            let state = read_state(&layout);
+            let _ = messages.send(Message::StateLoaded { root: path, generation, state });
+        });
+        if let Err(error) = spawned {
+            tracing::error!("cannot start reading Salto's state: {error}");
         }
     }
 
@@ -677,6 +730,7 @@ impl Writer {
     fn files_changed(&mut self, changes: Vec<(PathBuf, FileChangeType)>) {
         let open: HashSet<PathBuf> = self.buffers.values().map(|b| b.current.path.clone()).collect();
         let mut touched = BTreeSet::new();
+        let mut reread_state = BTreeSet::new();
         for (path, kind) in changes {
             let Some(index) = self.root_of(&path) else { continue };
             let root = &mut self.roots[index];
@@ -684,10 +738,14 @@ impl Writer {
                 continue;
             }
             touched.insert(index);
-            if path.file_name().is_some_and(|n| n == "envs.nacl")
-                && path.parent().is_some_and(|p| p.ends_with(layout::CONFIG_DIR))
-            {
+            let config = root.path.join(layout::CONFIG_DIR);
+            if path.starts_with(config.join(STATES_DIR)) {
+                reread_state.insert(index);
+                continue;
+            }
+            if path == config.join("envs.nacl") {
                 root.workspace.reload_layout(self.settings.environment.as_deref());
+                reread_state.insert(index);
             }
             if !files::is_nacl_file(&path) || path.is_dir() {
                 root.workspace.reload_static_files();
@@ -702,6 +760,9 @@ impl Writer {
         for index in touched {
             self.mark_stale(index);
             self.roots[index].pass = Pass::Due(Instant::now() + PASS_DELAY);
+        }
+        for index in reread_state {
+            self.reload_state(index);
         }
     }
 
@@ -727,6 +788,7 @@ impl Writer {
             progress: None,
             pass: Pass::Idle,
             waiting: Vec::new(),
+            state_reads: 0,
         });
         self.roots.len() - 1
     }
@@ -797,6 +859,21 @@ fn open_document(uri: &Uri, document: &Document, text: Arc<str>) -> Arc<OpenDocu
         text,
         index: OnceLock::new(),
     })
+}
+
+/// Reads Salto's state of a workspace; a failure is logged and leaves the workspace without state.
+fn read_state(layout: &Layout) -> Arc<WorkspaceState> {
+    let started = Instant::now();
+    match std::panic::catch_unwind(|| WorkspaceState::load(layout)) {
+        Ok(state) => {
+            tracing::info!("read Salto's state of {} in {:?}", layout.root.display(), started.elapsed());
+            Arc::new(state)
+        }
+        Err(payload) => {
+            tracing::error!("internal error reading Salto's state: {}", panic_message(&*payload));
+            WorkspaceState::none()
+        }
+    }
 }
 
 /// The path of a document (or a stand-in for documents that are not files).

@@ -1,4 +1,5 @@
-//! Locates the real-world NaCl corpus for tests and benchmarks, unpacking it on first use.
+//! Locates the real-world NaCl corpus for tests and benchmarks, unpacking it on first use, and
+//! prepares fixture workspaces (with gzip state files) for tests.
 //!
 //! The archives live in `../shared/corpus` beside the checkout (override with
 //! `NACL_CORPUS_ARCHIVES`); they are unpacked once into `target/corpus` (override with
@@ -67,4 +68,43 @@ pub fn nacl_files(dir: &Path) -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
+}
+
+/// Gzip-compresses bytes, as Salto writes state files.
+pub fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(bytes).expect("compressing in memory cannot fail");
+    encoder.finish().expect("compressing in memory cannot fail")
+}
+
+/// Encodes each byte as one UTF-8 code point, as Salto before 0.3.31 wrote its gzip state files.
+pub fn mangle(bytes: &[u8]) -> Vec<u8> {
+    bytes.iter().map(|&b| char::from(b)).collect::<String>().into_bytes()
+}
+
+/// A fresh copy of the fixture workspace at `src`, in which every state file written as text
+/// (`salto.config/states/*.jsonl`, readable in review) is replaced by its gzip form
+/// (`*.jsonl.zip`), as Salto keeps it.
+pub fn fixture_workspace(src: &Path) -> PathBuf {
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let name = src.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dest = repo_root().join("target/fixtures").join(format!("{name}-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dest);
+    for entry in walkdir::WalkDir::new(src).into_iter().filter_map(|e| e.ok()) {
+        let relative = entry.path().strip_prefix(src).expect("walked below src");
+        let target = dest.join(relative);
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).expect("cannot create a fixture folder");
+        } else if entry.path().extension().is_some_and(|x| x == "jsonl") {
+            let text = std::fs::read(entry.path()).expect("cannot read a fixture state file");
+            let mut zipped = target.into_os_string();
+            zipped.push(".zip");
+            std::fs::write(zipped, gzip(&text)).expect("cannot write a fixture state file");
+        } else {
+            std::fs::copy(entry.path(), &target).expect("cannot copy a fixture file");
+        }
+    }
+    dest
 }

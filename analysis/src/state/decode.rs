@@ -1,0 +1,114 @@
+//! The container of a state file: gzip, or the older gzip that was additionally UTF-8-encoded
+//! byte by byte (files written before Salto 0.3.31).
+
+use std::io::{self, BufRead, BufReader, Read};
+
+/// How a state file's bytes are packed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Container {
+    /// Plain gzip (`1f 8b`).
+    Gzip,
+    /// Gzip whose bytes were written as UTF-8 code points (`1f c2 8b`).
+    MangledGzip,
+}
+
+impl Container {
+    /// Recognises the container from the first bytes of a file.
+    pub fn sniff(head: &[u8]) -> Option<Container> {
+        match head {
+            [0x1f, 0x8b, ..] => Some(Container::Gzip),
+            [0x1f, 0xc2, 0x8b, ..] => Some(Container::MangledGzip),
+            _ => None,
+        }
+    }
+}
+
+/// A reader of the decompressed JSON text of a state file.
+pub fn open(container: Container, file: impl Read + 'static) -> Box<dyn Read> {
+    let buffered = BufReader::with_capacity(1 << 16, file);
+    match container {
+        Container::Gzip => Box::new(BufReader::with_capacity(1 << 16, flate2::bufread::MultiGzDecoder::new(buffered))),
+        Container::MangledGzip => Box::new(BufReader::with_capacity(
+            1 << 16,
+            flate2::bufread::MultiGzDecoder::new(BufReader::with_capacity(1 << 16, Demangle { inner: buffered })),
+        )),
+    }
+}
+
+/// Undoes the byte-per-code-point UTF-8 encoding: ASCII bytes pass through, and a lead byte
+/// `C2`/`C3` with its continuation byte gives back the one byte (`0x80..=0xFF`) it encoded.
+struct Demangle<R> {
+    inner: R,
+}
+
+impl<R: BufRead> Read for Demangle<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let mut written = 0;
+        while written < out.len() {
+            let available = self.inner.fill_buf()?;
+            if available.is_empty() {
+                break;
+            }
+            let mut used = 0;
+            while used < available.len() && written < out.len() {
+                let byte = available[used];
+                if byte < 0x80 {
+                    out[written] = byte;
+                    used += 1;
+                } else if byte == 0xc2 || byte == 0xc3 {
+                    let Some(&next) = available.get(used + 1) else {
+                        // The pair straddles the buffer: take the lead byte alone next time.
+                        break;
+                    };
+                    out[written] = ((byte & 0x03) << 6) | (next & 0x3f);
+                    used += 2;
+                } else {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!("byte {byte:#04x} cannot occur in a UTF-8-encoded gzip state file"),
+                    ));
+                }
+                written += 1;
+            }
+            if used == 0 {
+                // A lone lead byte at the end of the buffer: read it with its continuation.
+                let mut pair = [0u8; 2];
+                self.inner.read_exact(&mut pair)?;
+                out[written] = ((pair[0] & 0x03) << 6) | (pair[1] & 0x3f);
+                written += 1;
+                continue;
+            }
+            self.inner.consume(used);
+        }
+        Ok(written)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nacl_corpus::{gzip, mangle};
+
+    fn read_all(bytes: Vec<u8>) -> String {
+        let container = Container::sniff(&bytes).expect("a state container");
+        let mut text = String::new();
+        open(container, io::Cursor::new(bytes)).read_to_string(&mut text).expect("decodes");
+        text
+    }
+
+    #[test]
+    fn both_containers_decode() {
+        let text = "[{\"a\":1}]\n{\"x\":\"é\"}\n".repeat(5000);
+        assert_eq!(read_all(gzip(text.as_bytes())), text);
+        let mangled = mangle(&gzip(text.as_bytes()));
+        assert_eq!(Container::sniff(&mangled), Some(Container::MangledGzip));
+        assert_eq!(read_all(mangled), text);
+    }
+
+    #[test]
+    fn other_bytes_are_not_a_state_file() {
+        assert_eq!(Container::sniff(b"PK\x03\x04"), None);
+        assert_eq!(Container::sniff(b"{\"account\":\"jira\"}"), None);
+        assert_eq!(Container::sniff(b""), None);
+    }
+}
