@@ -220,7 +220,9 @@ fn settings_change_which_diagnostics_are_shown() {
     assert!(!codes(&cleared).contains(&"W0501".to_owned()), "{cleared:?}");
     // Invalid settings are reported in the client's log and ignored.
     client.notify("workspace/didChangeConfiguration", json!({ "settings": { "nacl": { "environment": 3 } } }));
-    let log = client.wait_for(|m| m["method"] == "window/logMessage");
+    let log = client.wait_for(|m| {
+        m["method"] == "window/logMessage" && m["params"]["message"].as_str().is_some_and(|t| t.contains("invalid"))
+    });
     assert!(log["params"]["message"].as_str().unwrap_or_default().contains("invalid nacl-ls settings"), "{log}");
     client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
@@ -390,10 +392,18 @@ fn salto_state_types_instances_and_opens_the_service() {
     let none_known = root.join("jira/Records/Typo/x.nacl");
     client.open(&uri(&none_known), 1, &std::fs::read_to_string(&none_known).expect("fixture file"));
     let at_typo = json!({ "textDocument": { "uri": uri(&none_known) }, "position": { "line": 1, "character": 3 } });
-    let url =
-        client.request("workspace/executeCommand", json!({ "command": "nacl.goToService", "arguments": [at_typo] }));
-    assert_eq!(url, Value::Null);
-    let message = client.wait_for(|m| m["method"] == "window/showMessage");
+    let id = client.next_id;
+    client.next_id += 1;
+    let params = json!({ "command": "nacl.goToService", "arguments": [at_typo] });
+    client.send(json!({ "jsonrpc": "2.0", "id": id, "method": "workspace/executeCommand", "params": params }));
+    // The message and the answer may come in either order.
+    let (mut answer, mut message) = (None, None);
+    while answer.is_none() || message.is_none() {
+        let m = client.wait_for(|m| m["id"] == id || m["method"] == "window/showMessage");
+        if m["id"] == id { answer = Some(m) } else { message = Some(m) }
+    }
+    assert_eq!(answer.map(|a| a["result"].clone()), Some(Value::Null));
+    let message = message.unwrap_or_default();
     assert!(message["params"]["message"].as_str().unwrap_or_default().contains("_service_url"), "{message}");
 
     // The state file deleted outside the editor: its types are gone too.

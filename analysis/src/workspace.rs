@@ -181,6 +181,26 @@ pub struct UntypedInstances {
     pub state: StateStatus,
 }
 
+impl UntypedInstances {
+    /// Why the state does not help, in words.
+    pub fn reason(&self) -> &'static str {
+        match self.state {
+            StateStatus::Missing => "no state file is present for the environment",
+            StateStatus::Remote => "the state is kept in Salto's cloud storage",
+            StateStatus::Loaded => "the state has no readable file for this adapter",
+        }
+    }
+
+    /// The note telling the user, given why the state does not help.
+    pub fn message(&self, reason: &str) -> String {
+        let types = if self.types == 1 { "1 type".to_owned() } else { format!("{} types", self.types) };
+        format!(
+            "{} {} instances of {types} not defined in NaCl are not type-checked: Salto keeps such types in its state files, and {reason}",
+            self.instances, self.adapter
+        )
+    }
+}
+
 impl LoadedWorkspace {
     /// Per adapter without usable state, the instances of the current environment whose type
     /// has no NaCl fragment. They are not type-checked; `check` says so once per adapter

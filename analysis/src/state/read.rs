@@ -47,7 +47,10 @@ pub fn read_state_file(path: &Path) -> Result<StateFile, StateFileError> {
     let read = file.read(&mut head).map_err(StateFileError::Io)?;
     let container = Container::sniff(&head[..read]).ok_or(StateFileError::NotState)?;
     let rest = std::io::Cursor::new(head[..read].to_vec()).chain(file);
-    read_json(decode::open(container, rest))
+    match container {
+        Container::Gzip => read_json(decode::gunzip(rest)),
+        Container::MangledGzip => read_json(decode::gunzip_mangled(rest)),
+    }
 }
 
 /// Reads the JSON lines of a decompressed state file.

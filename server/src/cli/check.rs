@@ -2,7 +2,7 @@
 
 use super::{OutputFormat, plural, renderer};
 use crate::diagnostics::{Summary, Texts, json_report, print_human};
-use nacl_analysis::{layout, state::StateStatus, workspace};
+use nacl_analysis::{layout, workspace};
 use std::{
     io::{self, Write},
     path::PathBuf,
@@ -48,7 +48,12 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
             (filter != absolute_root).then(|| root.join(filter.strip_prefix(&absolute_root).unwrap_or(&filter)));
         reports.extend(loaded.check(filter.as_deref()));
         notes.extend(loaded.state_notes());
-        notes.extend(loaded.untyped_instances().into_iter().map(|u| untyped_note(&u, args.state)));
+        notes.extend(
+            loaded
+                .untyped_instances()
+                .into_iter()
+                .map(|u| u.message(if args.state { u.reason() } else { "state files were not read (`--no-state`)" })),
+        );
         for file in loaded.workspace.files(&loaded.db) {
             texts.insert(file.path(&loaded.db).clone(), file.text(&loaded.db).clone());
         }
@@ -80,23 +85,6 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// The note for instances left untyped because their adapter's types are not in NaCl and the
-/// state that would have them is not available.
-fn untyped_note(untyped: &workspace::UntypedInstances, state_read: bool) -> String {
-    let why = match (&untyped.state, state_read) {
-        (_, false) => "state files were not read (`--no-state`)",
-        (StateStatus::Missing, true) => "no state file is present for the environment",
-        (StateStatus::Remote, true) => "the state is kept in Salto's cloud storage",
-        (StateStatus::Loaded, true) => "the state has no readable file for this adapter",
-    };
-    format!(
-        "{} {} instances of {} not defined in NaCl are not type-checked: Salto keeps such types in its state files, and {why}",
-        untyped.instances,
-        untyped.adapter,
-        plural(untyped.types, "type")
-    )
 }
 
 fn print_summary(out: &mut impl Write, summary: &Summary, seconds: f64) -> io::Result<()> {

@@ -115,7 +115,7 @@ pub enum Message {
         /// What was loaded.
         workspace: LoadedWorkspace,
     },
-    /// Salto's state files of a workspace were read (from a loader thread).
+    /// Salto's state files of a workspace were read again (from a loader thread).
     StateLoaded {
         /// The workspace root.
         root: PathBuf,
@@ -132,6 +132,8 @@ pub enum Message {
         root: PathBuf,
         /// Whether a write cancelled it.
         cancelled: bool,
+        /// What to tell the user once about the workspace (instances left untyped).
+        notes: Vec<String>,
     },
 }
 
@@ -240,6 +242,8 @@ struct Root {
     waiting: Vec<(Uri, Job)>,
     /// How many reads of Salto's state were started: a read is kept only if it is the latest.
     state_reads: u64,
+    /// The notes already told the user (each is told once).
+    told: HashSet<String>,
 }
 
 /// The state of a root's whole-workspace check.
@@ -395,8 +399,9 @@ impl Writer {
             Message::DiagnosticsCancelled(uris) => {
                 self.stale.extend(uris.into_iter().filter(|uri| self.buffers.contains_key(uri)));
             }
-            Message::PassDone { root, cancelled } => {
+            Message::PassDone { root, cancelled, notes } => {
                 let Some(root) = self.roots.iter_mut().find(|r| r.path == root) else { return };
+                tell_once(&mut root.told, &self.outgoing, notes);
                 if cancelled {
                     root.pass = Pass::Due(Instant::now() + PASS_DELAY);
                 } else {
@@ -516,18 +521,18 @@ impl Writer {
             rayon::spawn(move || {
                 let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.workspace_pass(&path, open)));
                 drop(job);
-                let cancelled = match run {
-                    Ok(message) => {
+                let (cancelled, notes) = match run {
+                    Ok((message, notes)) => {
                         let _ = outgoing.send(message);
-                        false
+                        (false, notes)
                     }
-                    Err(payload) if workspace::is_cancellation(&*payload) => true,
+                    Err(payload) if workspace::is_cancellation(&*payload) => (true, Vec::new()),
                     Err(payload) => {
                         tracing::error!("internal error checking {}: {}", path.display(), panic_message(&*payload));
-                        false
+                        (false, Vec::new())
                     }
                 };
-                let _ = messages.send(Message::PassDone { root: path, cancelled });
+                let _ = messages.send(Message::PassDone { root: path, cancelled, notes });
             });
         }
     }
@@ -584,7 +589,8 @@ impl Writer {
             progress: token.clone(),
             pass: Pass::Idle,
             waiting: Vec::new(),
-            state_reads: 1,
+            state_reads: 0,
+            told: HashSet::new(),
         });
         let index = self.roots.len() - 1;
         self.mark_stale(index);
@@ -599,13 +605,15 @@ impl Writer {
                     let _ = outgoing.send(Outgoing::ProgressReport { token: token.clone(), message, percentage });
                 }
             };
-            let workspace = workspace::load_with_progress(&path, env.as_deref(), &report);
+            // Salto's state is read beside the NaCl files, and set before anything reads the
+            // workspace, so no read is cancelled by it.
+            let (mut workspace, state) = rayon::join(
+                || workspace::load_with_progress(&path, env.as_deref(), &report),
+                || read_state(&Layout::load(&path, env.as_deref())),
+            );
+            workspace.set_state(state);
             tracing::info!("loaded {} in {:?}", path.display(), started.elapsed());
-            let layout = workspace.workspace.layout(&workspace.db).clone();
-            let _ = messages.send(Message::Indexed { root: path.clone(), workspace });
-            // Requests are answered meanwhile; the first whole-workspace check waits for it.
-            let state = read_state(&layout);
-            let _ = messages.send(Message::StateLoaded { root: path, generation: 1, state });
+            let _ = messages.send(Message::Indexed { root: path, workspace });
         });
         if let Err(error) = spawned {
             tracing::error!("cannot start loading the workspace: {error}");
@@ -622,8 +630,8 @@ impl Writer {
         let root = &mut self.roots[index];
         root.workspace = workspace;
         root.indexed = true;
-        // The whole workspace is checked once Salto's state is read too (`StateLoaded`).
-        root.pass = Pass::Idle;
+        root.pass = Pass::Due(Instant::now());
+        tell_once(&mut root.told, &self.outgoing, root.workspace.state_notes());
         if let Some(token) = &root.progress {
             let message = "checking".to_owned();
             let _ = self.outgoing.send(Outgoing::ProgressReport { token: token.clone(), message, percentage: 90 });
@@ -643,9 +651,7 @@ impl Writer {
         self.flush();
         let root = &mut self.roots[index];
         root.workspace.set_state(state);
-        for note in root.workspace.state_notes() {
-            let _ = self.outgoing.send(Outgoing::Log { level: MessageType::INFO, message: format!("nacl-ls: {note}") });
-        }
+        tell_once(&mut root.told, &self.outgoing, root.workspace.state_notes());
         root.pass = Pass::Due(Instant::now());
         self.mark_stale(index);
     }
@@ -789,6 +795,7 @@ impl Writer {
             pass: Pass::Idle,
             waiting: Vec::new(),
             state_reads: 0,
+            told: HashSet::new(),
         });
         self.roots.len() - 1
     }
@@ -823,7 +830,8 @@ impl DiagnosticsJob {
     }
 
     /// The diagnostics of every closed file of the workspace.
-    fn workspace_pass(&self, root: &Path, open: HashMap<PathBuf, Uri>) -> Outgoing {
+    /// Checks the whole workspace; also returns the notes about instances left untyped.
+    fn workspace_pass(&self, root: &Path, open: HashMap<PathBuf, Uri>) -> (Outgoing, Vec<String>) {
         let files = self
             .workspace
             .check(None)
@@ -838,7 +846,8 @@ impl DiagnosticsJob {
             })
             .collect();
         let open = open.into_values().collect();
-        Outgoing::Workspace { root: root.to_path_buf(), files, open, generation: self.generation }
+        let notes = self.workspace.untyped_instances().iter().map(|u| u.message(u.reason())).collect();
+        (Outgoing::Workspace { root: root.to_path_buf(), files, open, generation: self.generation }, notes)
     }
 
     fn convert<'a>(&self, found: impl Iterator<Item = &'a NaclDiagnostic>, lines: Lines<'_>) -> Vec<Diagnostic> {
@@ -859,6 +868,16 @@ fn open_document(uri: &Uri, document: &Document, text: Arc<str>) -> Arc<OpenDocu
         text,
         index: OnceLock::new(),
     })
+}
+
+/// Tells the user (in the client's log) each note not told before.
+fn tell_once(told: &mut HashSet<String>, outgoing: &UnboundedSender<Outgoing>, notes: Vec<String>) {
+    for note in notes {
+        if told.insert(note.clone()) {
+            let message = format!("nacl-ls: {note}");
+            let _ = outgoing.send(Outgoing::Log { level: MessageType::INFO, message });
+        }
+    }
 }
 
 /// Reads Salto's state of a workspace; a failure is logged and leaves the workspace without state.
