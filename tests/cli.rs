@@ -294,4 +294,16 @@ fn check_reads_salto_state_unless_told_not_to() {
         0 errors, 2 warnings in 2 files: 8 files checked (0.0…
         by code: W0501 ×2"#]]
     .assert_eq(&summary_lines(&stdout));
+    // `elements` lists what Salto merges from the state too.
+    let (_, stdout, _) = nacl_ls(&["elements", &path]);
+    let hidden: Vec<&str> = stdout.lines().filter(|l| l.starts_with("hidden")).collect();
+    expect![[r#"
+        hidden primitive type (string) jira.Color
+        hidden object type jira.Component
+        hidden object type jira.Project
+        hidden object type jira.Secret
+        hidden instance jira.Secret.instance.token
+        hidden object type jira.Status
+        hidden instance jira.Status.instance.Done"#]]
+    .assert_eq(&hidden.join("\n"));
 }

@@ -155,7 +155,27 @@ impl LoadedWorkspace {
         if let Some(url) = self.service_url_of(env, &top, None) {
             out.push_str(&format!("\n\n[Open in the service]({url})"));
         }
+        out.push_str(&self.hidden_values_hover(env, &top));
         Some(out)
+    }
+
+    /// The values of an instance Salto keeps only in its state (`_hidden_value` fields).
+    fn hidden_values_hover(&self, env: Option<&str>, id: &ElemId) -> String {
+        let Some(element) = env_state(&self.db, self.workspace, env).and_then(|s| s.element(id)) else {
+            return String::new();
+        };
+        if element.hidden_values.is_empty() {
+            return String::new();
+        }
+        let mut out = "\n\nHidden values, in Salto's state:".to_owned();
+        for (path, raw) in element.hidden_values.iter().take(10) {
+            let value = serde_json::from_str(raw.get()).map(|v| short_value(&crate::types::json_value(&v)));
+            out.push_str(&format!("\n- `{}` = {}", path.join("."), value.unwrap_or_default()));
+        }
+        if element.hidden_values.len() > 10 {
+            out.push_str(&format!("\n- … {} more", element.hidden_values.len() - 10));
+        }
+        out
     }
 
     /// Hover for a field of a hidden type that lives only in Salto's state.

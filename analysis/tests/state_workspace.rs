@@ -77,6 +77,12 @@ fn hover_and_service_urls_come_from_state() {
             && type_hover.contains("Kept in Salto's state (`salto.config/states/prod.jira.jsonl.zip`)"),
         "{type_hover}"
     );
+    let instance_hover = hover(&sup, "SUP", 1);
+    assert!(
+        instance_hover.contains("[Open in the service](https://example.atlassian.net/jira/projects/SUP)")
+            && instance_hover.ends_with("Hidden values, in Salto's state:\n- `id` = 10001"),
+        "{instance_hover}"
+    );
     let done = hover(&sup, "Done", 1);
     assert!(done.starts_with("**hidden instance** `jira.Status.instance.Done`"), "{done}");
     assert!(loaded.definition(&sup, offset(&sup, "jira.Project", 2)).is_empty(), "a hidden type has no source");

@@ -150,6 +150,11 @@ impl EnvState {
         self.elements.get(id).filter(|e| self.is_hidden(e))
     }
 
+    /// The elements Salto merges whole (hidden types and instances), in no particular order.
+    pub fn hidden_elements(&self) -> impl Iterator<Item = &StateElement> {
+        self.elements.values().filter(|e| self.is_hidden(e))
+    }
+
     /// The IDs of the types Salto merges whole (hidden types).
     pub fn hidden_types(&self) -> impl Iterator<Item = &ElemId> {
         self.elements.values().filter(|e| e.hidden && !matches!(e.kind, StateKind::Instance { .. })).map(|e| &e.id)

@@ -26,6 +26,15 @@ vim.api.nvim_create_autocmd("FileType", {
       pcall(vim.fn.setreg, "+", id) -- the system clipboard, when Neovim has one
       vim.notify("Copied " .. id)
     end, { desc = "Copy the full element ID at the cursor" })
+    vim.api.nvim_buf_create_user_command(args.buf, "NaclGoToService", function()
+      local client = vim.lsp.get_clients({ bufnr = 0, name = "nacl_ls" })[1]
+      if not client then
+        return
+      end
+      -- The server opens the URL (`window/showDocument`) or says why there is none.
+      local params = vim.lsp.util.make_position_params(0, client.offset_encoding)
+      client:request("workspace/executeCommand", { command = "nacl.goToService", arguments = { params } }, function() end, 0)
+    end, { desc = "Open the element at the cursor in its service" })
   end,
 })
 

@@ -32,6 +32,19 @@ async function copyReference(): Promise<void> {
   }
 }
 
+/**
+ * "Go To Service": asks the server for the service URL of the field or element at the cursor;
+ * the server opens it (`window/showDocument`) or says why there is none.
+ */
+async function goToService(): Promise<void> {
+  const editor = window.activeTextEditor;
+  if (!client || !editor) {
+    return;
+  }
+  const position = client.code2ProtocolConverter.asTextDocumentPositionParams(editor.document, editor.selection.active);
+  await client.sendRequest(ExecuteCommandRequest.type, { command: "nacl.goToService", arguments: [position] });
+}
+
 export async function activate(context: ExtensionContext): Promise<void> {
   const command = serverCommand(context);
   const serverOptions: ServerOptions = { run: { command, args: ["serve"] }, debug: { command, args: ["serve"] } };
@@ -40,6 +53,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   };
   client = new LanguageClient("nacl", "nacl-ls", serverOptions, clientOptions);
   context.subscriptions.push(commands.registerCommand("nacl.copyNaclReference", copyReference));
+  context.subscriptions.push(commands.registerCommand("nacl.goToServiceAtCursor", goToService));
   await client.start();
 }
 

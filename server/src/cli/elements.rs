@@ -7,6 +7,7 @@ use nacl_analysis::{
     fragments::{FragmentKind, TemplatePart, Value, ValueKind},
     layout,
     merge::{MergedElement, MergedEntry},
+    state::{StateElement, StateKind},
     workspace,
 };
 use serde_json::{Map, Value as Json, json};
@@ -60,6 +61,7 @@ pub fn run(args: ElementsArgs) -> io::Result<ExitCode> {
             out
         })
         .collect();
+    let elements = [elements, hidden_elements(&loaded, args.values)].concat();
     let mut stdout = io::stdout().lock();
     match args.format {
         OutputFormat::Json => {
@@ -74,6 +76,9 @@ pub fn run(args: ElementsArgs) -> io::Result<ExitCode> {
                     element["kind"].as_str().unwrap_or_default(),
                     element["id"].as_str().unwrap_or_default()
                 )?;
+                if let Some(state) = element["state"].as_str() {
+                    writeln!(stdout, "  from Salto's state: {state}")?;
+                }
                 for fragment in element["fragments"].as_array().into_iter().flatten() {
                     writeln!(
                         stdout,
@@ -93,6 +98,54 @@ pub fn run(args: ElementsArgs) -> io::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The elements Salto merges whole from its state (hidden types and instances), sorted by ID.
+fn hidden_elements(loaded: &workspace::LoadedWorkspace, values: bool) -> Vec<Json> {
+    let env = loaded.workspace.layout(&loaded.db).current_env.clone();
+    let Some(state) = nacl_analysis::db::env_state(&loaded.db, loaded.workspace, env.as_deref()) else {
+        return Vec::new();
+    };
+    let mut hidden: Vec<&StateElement> = state
+        .hidden_elements()
+        .filter(|e| !nacl_analysis::db::element_exists(&loaded.db, loaded.workspace, env.as_deref(), &e.id))
+        .collect();
+    hidden.sort_by_cached_key(|e| e.id.to_string());
+    hidden
+        .into_iter()
+        .map(|element| {
+            let kind = match &element.kind {
+                StateKind::Object { settings: true } => "hidden settings type".to_owned(),
+                StateKind::Object { .. } => "hidden object type".to_owned(),
+                StateKind::Primitive(p) => format!("hidden primitive type ({})", p.as_str()),
+                StateKind::Instance { .. } => "hidden instance".to_owned(),
+            };
+            let file = state.file_of(element).map(display_path).unwrap_or_default();
+            let mut out = json!({ "id": element.id.to_string(), "kind": kind, "state": file, "fragments": [] });
+            if values {
+                out["value"] = hidden_value(element);
+            }
+            out
+        })
+        .collect()
+}
+
+/// The value of a hidden element as the state holds it.
+fn hidden_value(element: &StateElement) -> Json {
+    let parse = |raw: &serde_json::value::RawValue| serde_json::from_str::<Json>(raw.get()).unwrap_or(Json::Null);
+    match &element.kind {
+        StateKind::Instance { .. } => element.value.as_deref().map_or(Json::Null, parse),
+        StateKind::Object { .. } | StateKind::Primitive(_) => {
+            let fields: Map<String, Json> = element
+                .fields
+                .iter()
+                .map(|f| (f.name.clone(), json!({ "type": f.type_name, "annotations": parse(&f.annotations) })))
+                .collect();
+            let annotation_types: Map<String, Json> =
+                element.annotation_types.iter().map(|(name, ty)| (name.clone(), Json::from(ty.as_str()))).collect();
+            json!({ "annotation_types": annotation_types, "annotations": parse(&element.annotations), "fields": fields })
+        }
+    }
 }
 
 fn kind_name(kind: &FragmentKind) -> String {
