@@ -307,3 +307,17 @@ fn check_reads_salto_state_unless_told_not_to() {
         hidden instance jira.Status.instance.Done"#]]
     .assert_eq(&hidden.join("\n"));
 }
+
+#[test]
+fn check_takes_a_bare_file_name_in_the_current_folder() {
+    let folder = repo_root().join("tests/demo/salesforce/Records/ApexClass");
+    let output = Command::new(env!("CARGO_BIN_EXE_nacl-ls"))
+        .args(["check", "GreetingService.nacl"])
+        .current_dir(&folder)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the nacl-ls binary runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("1 file checked"), "{stdout}");
+    assert!(stdout.contains("E0101"), "{stdout}");
+}

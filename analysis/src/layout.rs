@@ -118,7 +118,12 @@ impl Layout {
 /// The workspace root for `start`: the nearest folder at or above it holding `salto.config/`,
 /// or `start` itself (a folder; a file's folder) when there is none.
 pub fn find_root(start: &Path) -> PathBuf {
-    let start = if start.is_file() { start.parent().unwrap_or(start) } else { start };
+    // A bare file name's parent is the empty path: the current folder.
+    let start = if start.is_file() {
+        start.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."))
+    } else {
+        start
+    };
     let absolute = std::path::absolute(start).unwrap_or_else(|_| start.to_path_buf());
     absolute
         .ancestors()
