@@ -101,6 +101,28 @@ pub fn file_element_ids(db: &dyn Db, file: SourceFile) -> Vec<ElemId> {
     file_fragments(db, file).fragments.iter().map(|f| f.id.clone()).collect()
 }
 
+/// Where each element's fragments are in a file with many of them (fragment indexes by ID), so
+/// finding one element's fragments does not scan the whole file. Built only for such files.
+#[salsa::tracked(returns(ref))]
+fn fragment_positions(db: &dyn Db, file: SourceFile) -> HashMap<ElemId, Vec<usize>> {
+    let mut positions: HashMap<ElemId, Vec<usize>> = HashMap::new();
+    for (at, fragment) in file_fragments(db, file).fragments.iter().enumerate() {
+        positions.entry(fragment.id.clone()).or_default().push(at);
+    }
+    positions
+}
+
+/// The fragments of element `id` in `file`, in order.
+pub fn fragments_of<'db>(db: &'db dyn Db, file: SourceFile, id: &ElemId) -> Vec<&'db Fragment> {
+    /// Up to this many fragments a scan is cheaper than an index.
+    const SCAN_LIMIT: usize = 16;
+    let fragments = &file_fragments(db, file).fragments;
+    if fragments.len() <= SCAN_LIMIT {
+        return fragments.iter().filter(|f| &f.id == id).collect();
+    }
+    fragment_positions(db, file).get(id).map(|at| at.iter().map(|&i| &fragments[i]).collect()).unwrap_or_default()
+}
+
 /// Which files define each element, with the source each file belongs to.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct ElementIndex {
@@ -174,10 +196,8 @@ pub fn merged_element(
     if files.is_empty() {
         return None;
     }
-    let parts: Vec<(SourceFile, &Fragment)> = files
-        .iter()
-        .flat_map(|&file| file_fragments(db, file).fragments.iter().filter(|f| &f.id == id).map(move |f| (file, f)))
-        .collect();
+    let parts: Vec<(SourceFile, &Fragment)> =
+        files.iter().flat_map(|&file| fragments_of(db, file, id).into_iter().map(move |f| (file, f))).collect();
     Some(merge::merge(id.clone(), &parts))
 }
 

@@ -63,12 +63,11 @@ pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> 
 
 /// Conflicts of the file's elements, at their places in this file.
 fn conflicts(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: SourceFile, out: &mut Vec<Diagnostic>) {
-    let mut seen: Vec<&ElemId> = Vec::new();
+    let mut seen: std::collections::HashSet<&ElemId> = std::collections::HashSet::new();
     for fragment in &file_fragments(db, file).fragments {
-        if seen.contains(&&fragment.id) {
+        if !seen.insert(&fragment.id) {
             continue;
         }
-        seen.push(&fragment.id);
         let key = ElementKey::new(db, env.map(str::to_owned), fragment.id.clone());
         for conflict in element_conflicts(db, workspace, key) {
             for (at, &(location_file, range)) in conflict.locations.iter().enumerate() {

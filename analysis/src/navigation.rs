@@ -2,7 +2,7 @@
 //! anywhere in a file to what it names.
 
 use crate::{
-    db::{element_files, env_state, file_fragments},
+    db::{element_files, env_state, fragments_of},
     elem_id::{ElemId, IdType, container_inner, decode_nacl_case},
     fragments::{Fragment, FragmentKind},
     state::StateKind,
@@ -289,7 +289,7 @@ impl LoadedWorkspace {
         let mut targets = Vec::new();
         for file in element_files(&self.db, self.workspace, env, id) {
             let path = file.path(&self.db);
-            for fragment in file_fragments(&self.db, file).fragments.iter().filter(|f| &f.id == id) {
+            for fragment in fragments_of(&self.db, file, id) {
                 targets.extend(pick(fragment).into_iter().map(|range| Target { path: path.clone(), range }));
             }
         }

@@ -6,7 +6,9 @@
 //! warnings are never hidden behind errors.
 
 use crate::{
-    db::{Db, ElementKey, SourceFile, Workspace, element_files, element_index, env_state, file_fragments},
+    db::{
+        Db, ElementKey, SourceFile, Workspace, element_files, element_index, env_state, file_fragments, fragments_of,
+    },
     diagnostics::Diagnostic,
     elem_id::{CONFIG_NAME, ElemId, container_inner},
     fragments::{Fragment, FragmentKind, Primitive, Value, ValueKind},
@@ -143,7 +145,7 @@ fn instance_keys(
     let files = element_files(db, workspace, env, &fragment.id);
     if files.len() > 1 {
         for file in files {
-            for other in file_fragments(db, file).fragments.iter().filter(|f| f.id == fragment.id) {
+            for other in fragments_of(db, file, &fragment.id) {
                 keys.extend(other.values.iter().map(|e| e.key.clone()));
             }
         }

@@ -78,4 +78,17 @@ fn main() {
     }
     let time = best_of(rounds.max(20), || nacl_syntax::format::format(&big).len());
     println!("format one {:.2} MB file (parse + format): {:.1} ms", big.len() as f64 / 1e6, time.as_secs_f64() * 1e3);
+
+    // Linear growth: parsing one file of 10x the blocks takes about 10x the time.
+    for blocks in [20_000, 200_000] {
+        let text = generated(blocks);
+        let time = best_of(rounds, || nacl_syntax::parse(&text).errors().len());
+        report(&format!("parse one generated file of {blocks} blocks"), text.len(), time);
+    }
+}
+
+/// A generated file of `blocks` small instances with distinct names: a hostile shape (one file
+/// holding hundreds of thousands of distinct names) whose parse time must grow linearly.
+fn generated(blocks: usize) -> String {
+    (0..blocks).map(|i| format!("salto.t big{i} {{\n  name = \"value {i}\"\n  n = {i}\n}}\n")).collect()
 }

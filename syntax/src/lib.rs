@@ -7,6 +7,7 @@
 //! LSP.
 
 pub mod ast;
+mod builder;
 mod error;
 mod escape;
 pub mod format;
@@ -20,7 +21,7 @@ pub use error::{ErrorCode, Severity, SyntaxError};
 pub use escape::StringDecoder;
 pub use kind::{NaclLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken};
 pub use parser::MAX_NESTING;
-pub use rowan::{GreenNode, NodeCache, TextRange, TextSize};
+pub use rowan::{GreenNode, TextRange, TextSize};
 
 use rowan::ast::AstNode;
 
@@ -81,14 +82,8 @@ impl Parse {
 ///
 /// `text` must be shorter than [`MAX_TEXT_LEN`]; callers reading files enforce a lower limit.
 pub fn parse(text: &str) -> Parse {
-    parse_with_cache(text, &mut NodeCache::default())
-}
-
-/// Parses NaCl text with a caller-owned rowan cache, which dedupes identical tokens and small
-/// nodes across all trees built with it. See [`parse`].
-pub fn parse_with_cache(text: &str, cache: &mut NodeCache) -> Parse {
     let lexed = lexer::lex(text);
-    let (green, mut errors) = parser::parse_tokens(text, &lexed, cache);
+    let (green, mut errors) = parser::parse_tokens(text, &lexed);
     let generic_ranges: Vec<TextRange> =
         errors.iter().filter(|e| e.code == ErrorCode::UnquotedGenericType).map(|e| e.range).collect();
     // An unquoted `List<x>` is reported once, not also as unexpected `<` and `>`.

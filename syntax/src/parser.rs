@@ -6,19 +6,20 @@
 //! line break) and trivia everywhere else. Recovery is local: a bad item costs its line, an
 //! unclosed block ends at the next top-level header, and nothing after an error is lost.
 
+use crate::builder::TreeBuilder;
 use crate::{
     SyntaxKind::{self, *},
     error::{ErrorCode, SyntaxError},
     lexer::{Lexed, Token},
 };
-use rowan::{GreenNode, GreenNodeBuilder, NodeCache, TextRange, TextSize};
+use rowan::{GreenNode, TextRange, TextSize};
 
 /// How deeply blocks, lists, objects and calls may nest before the parser stops descending.
 /// Real workspaces nest about 15 deep; the limit keeps hostile input from exhausting the stack.
 pub const MAX_NESTING: u32 = 256;
 
 /// Parses lexed text into a green tree and the parser's errors (lexical errors not included).
-pub(crate) fn parse_tokens(text: &str, lexed: &Lexed, cache: &mut NodeCache) -> (GreenNode, Vec<SyntaxError>) {
+pub(crate) fn parse_tokens(text: &str, lexed: &Lexed) -> (GreenNode, Vec<SyntaxError>) {
     let mut starts = Vec::with_capacity(lexed.tokens.len() + 1);
     let mut offset = 0u32;
     for token in &lexed.tokens {
@@ -31,7 +32,7 @@ pub(crate) fn parse_tokens(text: &str, lexed: &Lexed, cache: &mut NodeCache) -> 
         tokens: &lexed.tokens,
         starts,
         pos: 0,
-        builder: GreenNodeBuilder::with_cache(cache),
+        builder: TreeBuilder::default(),
         errors: Vec::new(),
         depth: 0,
     };
@@ -39,18 +40,18 @@ pub(crate) fn parse_tokens(text: &str, lexed: &Lexed, cache: &mut NodeCache) -> 
     (parser.builder.finish(), parser.errors)
 }
 
-struct Parser<'t, 'c> {
+struct Parser<'t> {
     text: &'t str,
     tokens: &'t [Token],
     /// Start offset of every token, plus the end of the text.
     starts: Vec<u32>,
     pos: usize,
-    builder: GreenNodeBuilder<'c>,
+    builder: TreeBuilder,
     errors: Vec<SyntaxError>,
     depth: u32,
 }
 
-impl Parser<'_, '_> {
+impl Parser<'_> {
     // ---- Token access -------------------------------------------------------------------
 
     fn kind_at(&self, index: usize) -> Option<SyntaxKind> {
@@ -116,7 +117,7 @@ impl Parser<'_, '_> {
     fn push_token(&mut self) {
         let token = self.tokens[self.pos];
         let text = &self.text[self.starts[self.pos] as usize..self.starts[self.pos + 1] as usize];
-        self.builder.token(token.kind.into(), text);
+        self.builder.token(token.kind, text);
         self.pos += 1;
     }
 
@@ -143,7 +144,7 @@ impl Parser<'_, '_> {
 
     fn start(&mut self, kind: SyntaxKind) {
         self.eat_trivia();
-        self.builder.start_node(kind.into());
+        self.builder.start_node(kind);
     }
 
     fn finish(&mut self) {
@@ -211,7 +212,7 @@ impl Parser<'_, '_> {
     // ---- Grammar ------------------------------------------------------------------------
 
     fn source_file(&mut self) {
-        self.builder.start_node(SOURCE_FILE.into());
+        self.builder.start_node(SOURCE_FILE);
         loop {
             self.skip_newlines();
             match self.current() {
@@ -492,7 +493,7 @@ impl Parser<'_, '_> {
 
     /// `${ id }`: the lexer only emits `TEMPLATE_START` for a complete template.
     fn template(&mut self) {
-        self.builder.start_node(TEMPLATE.into());
+        self.builder.start_node(TEMPLATE);
         while let Some(kind) = self.kind_at(self.pos) {
             self.push_token();
             if kind == TEMPLATE_END {

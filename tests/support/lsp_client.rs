@@ -71,7 +71,12 @@ impl Client {
     /// Sends one message.
     pub fn send(&mut self, message: Value) {
         let body = message.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write to the server");
+        self.send_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    }
+
+    /// Sends raw bytes, which need not be a well-formed message.
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).expect("write to the server");
         self.stdin.flush().expect("flush");
     }
 

@@ -25,6 +25,11 @@ pub const COPY_REFERENCE: &str = "nacl.copyReference";
 /// client to open it when the client can (`window/showDocument`).
 pub const GO_TO_SERVICE: &str = "nacl.goToService";
 
+/// The request that answers the server's text and version of an open document
+/// (`{ "uri": ... }` → `{ "version", "text" }`, or null when it is not open): for bug reports and
+/// for tests proving that no edit was lost or misapplied.
+pub const DOCUMENT_TEXT: &str = "nacl/documentText";
+
 /// How long the server waits for the client to answer its own requests (configuration, registration).
 const CLIENT_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -196,6 +201,21 @@ fn server_capabilities(encoding: Encoding) -> ServerCapabilities {
             file_operations: None,
         }),
         ..ServerCapabilities::default()
+    }
+}
+
+impl Backend {
+    /// Answers a malformed request (replaced by the input guard) with `InvalidRequest`.
+    pub async fn invalid_request(&self) -> Result<()> {
+        Err(Error::invalid_request())
+    }
+
+    /// Answers [`DOCUMENT_TEXT`]: the document as the server holds it, after every change sent before.
+    pub async fn document_text(&self, params: TextDocumentIdentifier) -> Result<Option<serde_json::Value>> {
+        self.query(params.uri, false, |s| {
+            s.document.as_ref().map(|d| serde_json::json!({ "version": d.version, "text": &*d.text }))
+        })
+        .await
     }
 }
 

@@ -5,11 +5,13 @@
 //! into one channel drained by a single writer thread ([`writer`]) that owns the documents and the
 //! salsa databases: changes apply in arrival order, and a request sees every change sent before
 //! it. Requests and diagnostics run on snapshots on worker threads ([`requests`]); what the server
-//! sends on its own goes through one ordered stream ([`outgoing`]).
+//! sends on its own goes through one ordered stream ([`outgoing`]). Input passes through a guard
+//! ([`framing`]) that keeps malformed messages from ending the session.
 
 mod backend;
 mod convert;
 mod document;
+mod framing;
 mod logging;
 mod outgoing;
 mod requests;
@@ -26,12 +28,24 @@ pub fn serve() -> std::io::Result<ExitCode> {
         let (outgoing, outgoing_rx) = tokio::sync::mpsc::unbounded_channel();
         let log_level = logging::init(outgoing.clone());
         let writer = writer::spawn(outgoing, log_level)?;
-        let (service, socket) = LspService::new(move |client| {
+        let (service, socket) = LspService::build(move |client| {
             tokio::spawn(outgoing::run(client.clone(), outgoing_rx));
             backend::Backend::new(client, writer)
+        })
+        .custom_method(backend::DOCUMENT_TEXT, backend::Backend::document_text)
+        .custom_method(framing::INVALID_REQUEST, backend::Backend::invalid_request)
+        .finish();
+        // Malformed input would stop tower-lsp-server from reading any further: guard it.
+        let (guarded, input) = tokio::io::duplex(1 << 16);
+        tokio::spawn(async move {
+            if let Err(error) = framing::guard(tokio::io::stdin(), guarded).await {
+                tracing::error!("cannot read the client's messages: {error}");
+            }
         });
-        Server::new(tokio::io::stdin(), tokio::io::stdout(), socket).serve(service).await;
+        Server::new(input, tokio::io::stdout(), socket).serve(service).await;
         Ok::<(), std::io::Error>(())
     })?;
+    // The input guard may be blocked reading stdin, a read that cannot be cancelled: do not wait for it.
+    runtime.shutdown_background();
     Ok(ExitCode::SUCCESS)
 }

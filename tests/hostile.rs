@@ -1,0 +1,250 @@
+//! Hostile input for `nacl-ls serve`: malformed and misplaced messages, files no workspace should
+//! hold, and thousands of edits sent without waiting with cancellations in between. After each
+//! scenario the server must still answer, and its text of every open document (the
+//! `nacl/documentText` request) must equal the client's.
+
+#[path = "support/lsp_client.rs"]
+mod lsp_client;
+
+use lsp_client::{Client, file_uri as uri};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+fn start() -> Client {
+    Client::start(env!("CARGO_BIN_EXE_nacl-ls"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("nacl-ls-hostile-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir.canonicalize().expect("scratch folder")
+}
+
+fn codes(diagnostics: &[Value]) -> Vec<String> {
+    diagnostics.iter().map(|d| d["code"].as_str().unwrap_or_default().to_owned()).collect()
+}
+
+/// The server's text of an open document.
+fn server_text(client: &mut Client, uri: &str) -> String {
+    let answer = client.request("nacl/documentText", json!({ "uri": uri }));
+    answer["text"].as_str().unwrap_or_default().to_owned()
+}
+
+/// Proves the server still serves: a healthy document opens, gets its diagnostics and an
+/// outline, and the server holds exactly its text.
+fn assert_serving(client: &mut Client, dir: &Path) {
+    let file = dir.join("healthy.nacl");
+    let file_uri = uri(&file);
+    let text = "salto.t healthy {\n  name = \"still here\"\n}\n";
+    client.open(&file_uri, 1, text);
+    let _ = client.diagnostics(&file_uri, 1);
+    let symbols = client.request("textDocument/documentSymbol", json!({ "textDocument": { "uri": file_uri } }));
+    assert_eq!(symbols.as_array().map(Vec::len), Some(1), "{symbols}");
+    assert_eq!(server_text(client, &file_uri), text);
+    client.notify("textDocument/didClose", json!({ "textDocument": { "uri": file_uri } }));
+}
+
+#[test]
+fn messages_out_of_place_or_out_of_shape_are_refused_and_the_server_goes_on() {
+    let dir = scratch("messages");
+    let mut client = start();
+    // Before `initialize`.
+    let early = client.respond(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": uri(&dir.join("a.nacl")) }, "position": { "line": 0, "character": 0 } }),
+    );
+    assert_eq!(early["error"]["code"], -32002, "{early}");
+    client.initialize(json!(uri(&dir)), json!({}));
+    // A body that is not JSON, then a message that is not JSON-RPC.
+    client.send_raw(b"Content-Length: 5\r\n\r\n{oops");
+    client.send(json!({ "hello": "world" }));
+    // Wrong parameter shapes, unknown methods, unknown notifications.
+    let wrong = client.respond("textDocument/hover", json!({ "textDocument": 5 }));
+    assert_eq!(wrong["error"]["code"], -32602, "{wrong}");
+    let wrong = client.respond("nacl/documentText", json!([1, 2, 3]));
+    assert_eq!(wrong["error"]["code"], -32602, "{wrong}");
+    let unknown = client.respond("nacl/noSuchMethod", json!({}));
+    assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+    client.notify("nacl/noSuchNotification", json!({ "x": 1 }));
+    client.notify("textDocument/didChange", json!({ "textDocument": { "uri": uri(&dir.join("never-opened.nacl")), "version": 2 }, "contentChanges": [{ "text": "x" }] }));
+    client.notify("textDocument/didOpen", json!({ "textDocument": { "uri": 17 } }));
+    // Edits with ranges past the end of the document are clamped, never applied out of bounds.
+    let file_uri = uri(&dir.join("edge.nacl"));
+    client.open(&file_uri, 1, "ab\n");
+    client.notify("textDocument/didChange", json!({ "textDocument": { "uri": file_uri, "version": 2 }, "contentChanges": [{ "range": { "start": { "line": 9, "character": 9 }, "end": { "line": 10, "character": 0 } }, "text": "Z" }] }));
+    client.notify("textDocument/didChange", json!({ "textDocument": { "uri": file_uri, "version": 3 }, "contentChanges": [{ "range": { "start": { "line": 0, "character": 99 }, "end": { "line": 0, "character": 1 } }, "text": "-" }] }));
+    // (A reversed range replaces nothing: the text goes in at its start.)
+    assert_eq!(server_text(&mut client, &file_uri), "ab-\nZ");
+    assert_serving(&mut client, &dir);
+    // After `shutdown`, requests are refused; `exit` then ends the process cleanly.
+    client.request("shutdown", Value::Null);
+    let late = client.respond("textDocument/documentSymbol", json!({ "textDocument": { "uri": file_uri } }));
+    assert_eq!(late["error"]["code"], -32600, "{late}");
+    client.notify("exit", Value::Null);
+    let status = client.child.wait().expect("the server exits");
+    assert!(status.success(), "{status}");
+}
+
+#[test]
+fn files_no_workspace_should_hold_get_diagnostics_not_crashes() {
+    let dir = scratch("files");
+    let write = |name: &str, bytes: &[u8]| std::fs::write(dir.join(name), bytes).expect("write");
+    write("invalid-utf8.nacl", b"salto.t a {\n  name = \"caf\xe9\"\n}\n");
+    write("binary.nacl", &(0..=255u8).cycle().take(4096).collect::<Vec<u8>>());
+    let deep = 10_000;
+    write("deep.nacl", format!("salto.t d {{\n  x = {}{}\n}}\n", "[".repeat(deep), "]".repeat(deep)).as_bytes());
+    write(
+        "deep-blocks.nacl",
+        format!("type salto.t {{\n{}{}}}\n", "a b {\n".repeat(deep), "}\n".repeat(deep)).as_bytes(),
+    );
+    let long_line = format!("salto.t long {{\n  x = \"{}\"\n}}\n", "x".repeat(10 << 20));
+    write("long-line.nacl", long_line.as_bytes());
+    // 50 MB in 5,000 instances of 100 attributes each.
+    let mut big = String::with_capacity(51 << 20);
+    let mut i = 0;
+    while big.len() < 50 << 20 {
+        big.push_str(&format!("salto.t big{i} {{\n"));
+        for key in 0..100 {
+            big.push_str(&format!("  key{key} = \"{}\"\n", "v".repeat(90)));
+        }
+        big.push_str("}\n");
+        i += 1;
+    }
+    write("big.nacl", big.as_bytes());
+    write("escapes.nacl", b"salto.t e {\n  a = file(\"/etc/passwd\")\n  b = file(\"../../../../etc/passwd\")\n}\n");
+    // A link to its own folder: discovery must not loop.
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&dir, dir.join("loop")).expect("symlink");
+
+    let mut client = start();
+    client.request(
+        "initialize",
+        json!({ "processId": null, "rootUri": uri(&dir), "capabilities": { "window": { "workDoneProgress": true } } }),
+    );
+    client.notify("initialized", json!({}));
+    let mut published: std::collections::HashMap<String, Vec<String>> = Default::default();
+    loop {
+        let m = client.wait_for(|m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                || (m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end")
+        });
+        if m["method"] == "$/progress" {
+            break;
+        }
+        let file = m["params"]["uri"].as_str().unwrap_or_default().rsplit('/').next().unwrap_or_default().to_owned();
+        published.insert(file, codes(m["params"]["diagnostics"].as_array().map_or(&[][..], Vec::as_slice)));
+    }
+    let has = |file: &str, code: &str| published.get(file).is_some_and(|c| c.iter().any(|c| c == code));
+    assert!(has("invalid-utf8.nacl", "E0002"), "{published:?}");
+    assert!(published.get("binary.nacl").is_some_and(|c| !c.is_empty()), "{published:?}");
+    assert!(has("deep.nacl", "E0212") && has("deep-blocks.nacl", "E0212"), "{published:?}");
+    assert_eq!(published.get("escapes.nacl"), Some(&vec!["E0607".to_owned(), "E0607".to_owned()]));
+    assert!(!published.contains_key("long-line.nacl") && !published.contains_key("big.nacl"), "{published:?}");
+
+    // A file deleted while it is open: the editor's buffer wins until it is closed.
+    let open = dir.join("deep.nacl");
+    let open_uri = uri(&open);
+    let text = std::fs::read_to_string(&open).expect("read");
+    client.open(&open_uri, 1, &text);
+    assert_eq!(codes(&client.diagnostics(&open_uri, 1)), ["E0212"]);
+    std::fs::remove_file(&open).expect("delete");
+    client.notify("workspace/didChangeWatchedFiles", json!({ "changes": [{ "uri": open_uri, "type": 3 }] }));
+    assert_eq!(server_text(&mut client, &open_uri), text);
+    client.notify("textDocument/didClose", json!({ "textDocument": { "uri": open_uri } }));
+    assert_eq!(client.any_diagnostics(&open_uri), Vec::<Value>::new());
+    assert_serving(&mut client, &dir);
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A small deterministic random source (xorshift), so a failure can be replayed.
+struct Random(u64);
+
+impl Random {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// The LSP position (UTF-16 columns) of a char index in `text`.
+fn position(text: &[char], at: usize) -> Value {
+    let (mut line, mut column) = (0, 0);
+    for c in &text[..at] {
+        if *c == '\n' {
+            line += 1;
+            column = 0;
+        } else {
+            column += c.len_utf16();
+        }
+    }
+    json!({ "line": line, "character": column })
+}
+
+#[test]
+fn five_thousand_edits_with_cancellations_lose_nothing() {
+    let dir = scratch("edits");
+    let file_uri = uri(&dir.join("edited.nacl"));
+    let mut text: Vec<char> = "salto.t a {\n  name = \"x\"\n}\n".chars().collect();
+    let mut client = start();
+    client.initialize(json!(uri(&dir)), json!({}));
+    client.open(&file_uri, 1, &text.iter().collect::<String>());
+    let pieces = ["a", "{", "}", "\"", "\n", "é", "😀", " ", " = ", "salto.t.instance.a", "${", "[", "]", "'''\n"];
+    let mut random = Random(0x9e37_79b9_7f4a_7c15);
+    let mut pending = Vec::new();
+    let mut version = 1;
+    for edit in 0..5000 {
+        let start = random.below(text.len() + 1);
+        let end = (start + random.below(4)).min(text.len());
+        let inserted = if random.below(3) == 0 { "" } else { pieces[random.below(pieces.len())] };
+        let range = json!({ "start": position(&text, start), "end": position(&text, end) });
+        text.splice(start..end, inserted.chars());
+        version += 1;
+        client.notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": file_uri, "version": version }, "contentChanges": [{ "range": range, "text": inserted }] }),
+        );
+        if edit % 25 == 0 {
+            let id = client.next_id;
+            client.next_id += 1;
+            let method = if edit % 50 == 0 { "textDocument/documentSymbol" } else { "textDocument/foldingRange" };
+            client.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": { "textDocument": { "uri": file_uri } } }));
+            if edit % 75 == 0 {
+                client.notify("$/cancelRequest", json!({ "id": id }));
+            }
+            pending.push(id);
+        }
+    }
+    // Every request is answered, in any order: with a result, as cancelled, or as overtaken by an edit.
+    // The diagnostics of the last version may come before the last answer: watch for both.
+    let mut pending: std::collections::HashSet<i64> = pending.into_iter().collect();
+    let mut after_edits = None;
+    while !pending.is_empty() || after_edits.is_none() {
+        let message = client.wait_for(|m| {
+            m["id"].as_i64().is_some_and(|id| pending.contains(&id))
+                || (m["method"] == "textDocument/publishDiagnostics" && m["params"]["version"] == version)
+        });
+        if message.get("method").is_some() {
+            after_edits = message["params"]["diagnostics"].as_array().cloned();
+            continue;
+        }
+        pending.remove(&message["id"].as_i64().unwrap_or_default());
+        let code = &message["error"]["code"];
+        assert!(message.get("result").is_some() || *code == -32800 || *code == -32801, "{message}");
+    }
+    let expected: String = text.iter().collect();
+    assert_eq!(server_text(&mut client, &file_uri), expected, "the server's text differs from the client's");
+    let after_edits = after_edits.unwrap_or_default();
+    client.shutdown();
+
+    // The edited document is analysed exactly as the same text opened from scratch.
+    let mut fresh = start();
+    fresh.initialize(json!(uri(&dir)), json!({}));
+    fresh.open(&file_uri, 1, &expected);
+    assert_eq!(fresh.diagnostics(&file_uri, 1), after_edits);
+    fresh.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}
