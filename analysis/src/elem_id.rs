@@ -130,6 +130,10 @@ impl ElemId {
             [adapter, type_name] => Ok(ElemId::type_id(adapter, type_name)),
             [adapter, type_name, kind, rest @ ..] => {
                 let id_type = IdType::parse(kind).ok_or_else(|| illegal(format!("Invalid ID type {kind}")))?;
+                // Variables live in their own namespace: `var.<name>`, never `<adapter>.<type>.var...`.
+                if id_type == IdType::Var {
+                    return Err(illegal("variables are written `var.<name>`".to_owned()));
+                }
                 let mut name_parts: Vec<String> = rest.iter().map(|p| (*p).to_owned()).collect();
                 if id_type == IdType::Instance && name_parts.is_empty() {
                     name_parts.push(CONFIG_NAME.to_owned());
@@ -323,6 +327,8 @@ mod tests {
             "Cannot create ID sun.it.is.all.right - Invalid ID type is"
         );
         assert!(ElemId::parse("var.x.y").is_err());
+        // Found by the `elem_id` fuzz target: `var` is no ID type inside an adapter's type.
+        assert!(ElemId::parse("salto.t.var.x").is_err());
         assert!(ElemId::parse("a..b").is_err());
     }
 
