@@ -60,7 +60,8 @@ impl IdType {
         }
     }
 
-    fn parse(word: &str) -> Option<IdType> {
+    /// The ID type a word of a full name stands for.
+    pub fn parse(word: &str) -> Option<IdType> {
         Some(match word {
             "type" => IdType::Type,
             "field" => IdType::Field,

@@ -98,3 +98,23 @@ fn jira_and_zendesk_types_come_from_state() {
         assert!(loaded.untyped_instances().is_empty(), "{name}");
     }
 }
+
+#[test]
+fn hover_on_a_jira_instance_field_shows_its_type_from_state() {
+    let root = nacl_corpus::corpus_dir().join("sagibracha__Jira");
+    let loaded = nacl_analysis::workspace::load_with_state(&root, None, true);
+    // The first instance file with a top-level key, and that key.
+    let found = nacl_corpus::nacl_files(&root).into_iter().find_map(|path| {
+        let text = std::fs::read_to_string(&path).ok()?;
+        let line = text.lines().nth(1).filter(|l| l.starts_with("  ") && l.contains(" = "))?;
+        let at = text.find(line)? + 2;
+        Some((path, at))
+    });
+    let (path, at) = found.expect("a Jira instance with a key");
+    let hover = loaded.hover(&path, nacl_syntax::TextSize::from(at as u32)).map(|h| h.markdown).unwrap_or_default();
+    assert!(
+        hover.contains("(a hidden type, from Salto's state)") && hover.contains("Type `"),
+        "{}: {hover}",
+        path.display()
+    );
+}

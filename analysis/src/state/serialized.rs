@@ -27,15 +27,7 @@ pub struct SerializedId {
 impl SerializedId {
     /// The element ID, with old-style `list<`/`map<` container names normalised.
     pub fn to_elem_id(&self) -> Option<ElemId> {
-        let id_type = match self.id_type.as_str() {
-            "type" => IdType::Type,
-            "field" => IdType::Field,
-            "instance" => IdType::Instance,
-            "attr" => IdType::Attr,
-            "annotation" => IdType::Annotation,
-            "var" => IdType::Var,
-            _ => return None,
-        };
+        let id_type = IdType::parse(&self.id_type)?;
         let type_name = normalise_container(&self.type_name);
         // Container types belong to no adapter, whatever the writer put there.
         let adapter = if crate::elem_id::is_container_name(&type_name) { String::new() } else { self.adapter.clone() };
