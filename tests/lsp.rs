@@ -413,3 +413,47 @@ fn salto_state_types_instances_and_opens_the_service() {
     assert_eq!(codes(&client.diagnostics(&uri(&sup), 1)), ["W0501"]);
     client.shutdown();
 }
+
+#[test]
+fn semantic_tokens_full_delta_and_range() {
+    let dir = scratch("tokens");
+    let file_uri = uri(&dir.join("a.nacl"));
+    let text = "type salto.t {\n  string name {\n    _required = true\n  }\n}\nsalto.t a {\n  name = '''\n    two\n    lines\n    '''\n}\n";
+    let mut client = start();
+    let capabilities = client.initialize(json!(uri(&dir)), json!({}));
+    let legend = &capabilities["semanticTokensProvider"]["legend"];
+    assert_eq!(legend["tokenTypes"][0], "keyword");
+    client.open(&file_uri, 1, text);
+    let document = json!({ "textDocument": { "uri": file_uri } });
+    let full = client.request("textDocument/semanticTokens/full", document.clone());
+    let data: Vec<u64> = serde_json::from_value(full["data"].clone()).expect("token data");
+    // `type`: line 0, column 0, 4 long, a keyword; the multiline string is one token per line.
+    assert_eq!(&data[..5], &[0, 0, 4, 0, 0]);
+    assert_eq!(data.len() / 5, 13, "{data:?}");
+    // An edit, then a delta against the first result: applying it gives the new full result.
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": file_uri, "version": 2 }, "contentChanges": [{ "range": { "start": { "line": 5, "character": 8 }, "end": { "line": 5, "character": 9 } }, "text": "b" }] }),
+    );
+    let delta = client.request(
+        "textDocument/semanticTokens/full/delta",
+        json!({ "textDocument": { "uri": file_uri }, "previousResultId": full["resultId"] }),
+    );
+    let mut patched = data.clone();
+    for edit in delta["edits"].as_array().expect("edits") {
+        let (start, delete) =
+            (edit["start"].as_u64().unwrap_or(0) as usize, edit["deleteCount"].as_u64().unwrap_or(0) as usize);
+        let inserted: Vec<u64> = serde_json::from_value(edit["data"].clone()).unwrap_or_default();
+        patched.splice(start..start + delete, inserted);
+    }
+    let fresh = client.request("textDocument/semanticTokens/full", document);
+    assert_eq!(serde_json::to_value(&patched).unwrap_or_default(), fresh["data"]);
+    // A range: only the tokens of its lines.
+    let range = client.request(
+        "textDocument/semanticTokens/range",
+        json!({ "textDocument": { "uri": file_uri }, "range": { "start": { "line": 2, "character": 0 }, "end": { "line": 3, "character": 0 } } }),
+    );
+    let data: Vec<u64> = serde_json::from_value(range["data"].clone()).expect("token data");
+    assert_eq!(data, [2, 4, 9, 4, 2, 0, 12, 4, 0, 0], "`_required` and `true`");
+    client.shutdown();
+}

@@ -371,6 +371,8 @@ fn label_symbol(label: &SyntaxNode) -> Option<Symbol> {
     let texts: Vec<String> = labels.iter().map(|l| l.text().into_owned()).collect();
     let top_level = block.syntax().parent().is_some_and(|p| p.kind() == SOURCE_FILE);
     let id = match (top_level, texts.first().map(String::as_str), position) {
+        // Keywords: `type`, `settings`, `vars`, and a type's `annotations` block.
+        (true, Some("type" | "settings" | "vars"), 0) | (false, Some("annotations"), 0) if texts.len() <= 2 => None,
         // `type x`, `settings x`: the type itself; `is <meta>`: the meta type.
         (true, Some("type" | "settings"), 1) | (true, Some("type" | "settings"), 3) => type_label(&texts[position]),
         // `<type> <name>`: the type, or the instance itself.

@@ -253,7 +253,18 @@ impl<'a> Formatter<'a> {
                     }
                 },
                 NodeOrToken::Node(item) => {
-                    if !std::mem::take(&mut glued) {
+                    let after_verbatim = std::mem::take(&mut glued);
+                    if after_verbatim && self.line_has_content {
+                        // An item on the line of text kept as it is stays as written too:
+                        // rewritten, it could merge with that text (found by the `format` fuzz
+                        // target: `r=C"t"{}` became `r=Ct {`).
+                        self.write_raw(self.source(item.range()));
+                        emitted_any = true;
+                        line_breaks = 0;
+                        on_item_line = true;
+                        continue;
+                    }
+                    if !after_verbatim {
                         self.start_line(emitted_any && line_breaks >= 2);
                     }
                     self.item(item, container);

@@ -2,7 +2,7 @@
 //! the writer runs on a snapshot, on a worker thread.
 
 use super::{
-    requests,
+    convert, requests,
     settings::Settings,
     writer::{Message, Snapshot, panic_message},
 };
@@ -38,6 +38,10 @@ pub struct Backend {
     client: Client,
     writer: std::sync::mpsc::Sender<Message>,
     support: OnceLock<ClientSupport>,
+    /// The last semantic tokens sent for each document, with their result ID, for deltas.
+    semantic_tokens: dashmap::DashMap<Uri, (String, Vec<SemanticToken>)>,
+    /// The next semantic tokens result ID.
+    next_result: std::sync::atomic::AtomicU64,
 }
 
 /// What the client said it supports, for what the server asks of it after `initialize`.
@@ -54,7 +58,13 @@ struct ClientSupport {
 impl Backend {
     /// A backend sending to the writer thread.
     pub fn new(client: Client, writer: std::sync::mpsc::Sender<Message>) -> Backend {
-        Backend { client, writer, support: OnceLock::new() }
+        Backend {
+            client,
+            writer,
+            support: OnceLock::new(),
+            semantic_tokens: dashmap::DashMap::new(),
+            next_result: std::sync::atomic::AtomicU64::new(1),
+        }
     }
 
     /// Sends a message to the writer; fails only if the writer thread is gone.
@@ -189,6 +199,17 @@ fn server_capabilities(encoding: Encoding) -> ServerCapabilities {
         })),
         workspace_symbol_provider: Some(OneOf::Left(true)),
         selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
+        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
+            SemanticTokensOptions {
+                legend: SemanticTokensLegend {
+                    token_types: convert::TOKEN_TYPES.to_vec(),
+                    token_modifiers: convert::TOKEN_MODIFIERS.to_vec(),
+                },
+                full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
+                range: Some(true),
+                work_done_progress_options: WorkDoneProgressOptions::default(),
+            },
+        )),
         execute_command_provider: Some(ExecuteCommandOptions {
             commands: vec![COPY_REFERENCE.to_owned(), GO_TO_SERVICE.to_owned()],
             ..ExecuteCommandOptions::default()
@@ -205,6 +226,13 @@ fn server_capabilities(encoding: Encoding) -> ServerCapabilities {
 }
 
 impl Backend {
+    /// Remembers the tokens sent for a document and gives them a result ID.
+    fn remember_tokens(&self, uri: Uri, tokens: &[SemanticToken]) -> String {
+        let id = self.next_result.fetch_add(1, std::sync::atomic::Ordering::Relaxed).to_string();
+        self.semantic_tokens.insert(uri, (id.clone(), tokens.to_vec()));
+        id
+    }
+
     /// Answers a malformed request (replaced by the input guard) with `InvalidRequest`.
     pub async fn invalid_request(&self) -> Result<()> {
         Err(Error::invalid_request())
@@ -283,6 +311,7 @@ impl LanguageServer for Backend {
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        self.semantic_tokens.remove(&params.text_document.uri);
         let _ = self.send(Message::Close { uri: params.text_document.uri });
     }
 
@@ -404,6 +433,49 @@ impl LanguageServer for Backend {
     async fn selection_range(&self, params: SelectionRangeParams) -> Result<Option<Vec<SelectionRange>>> {
         let positions = params.positions;
         Ok(Some(self.query(params.text_document.uri, false, move |s| requests::selection_ranges(s, &positions)).await?))
+    }
+
+    async fn semantic_tokens_full(&self, params: SemanticTokensParams) -> Result<Option<SemanticTokensResult>> {
+        let uri = params.text_document.uri;
+        let Some(tokens) = self.query(uri.clone(), false, |s| requests::semantic_tokens(s, None)).await? else {
+            return Ok(None);
+        };
+        let result_id = self.remember_tokens(uri, &tokens);
+        Ok(Some(SemanticTokensResult::Tokens(SemanticTokens { result_id: Some(result_id), data: tokens })))
+    }
+
+    async fn semantic_tokens_full_delta(
+        &self,
+        params: SemanticTokensDeltaParams,
+    ) -> Result<Option<SemanticTokensFullDeltaResult>> {
+        let uri = params.text_document.uri;
+        let Some(tokens) = self.query(uri.clone(), false, |s| requests::semantic_tokens(s, None)).await? else {
+            return Ok(None);
+        };
+        let previous = self
+            .semantic_tokens
+            .get(&uri)
+            .filter(|entry| entry.0 == params.previous_result_id)
+            .map(|entry| convert::semantic_tokens_edit(&entry.1, &tokens));
+        let result_id = self.remember_tokens(uri, &tokens);
+        Ok(Some(match previous {
+            Some(edit) => SemanticTokensFullDeltaResult::TokensDelta(SemanticTokensDelta {
+                result_id: Some(result_id),
+                edits: vec![edit],
+            }),
+            // An unknown previous result: send everything.
+            None => SemanticTokensFullDeltaResult::Tokens(SemanticTokens { result_id: Some(result_id), data: tokens }),
+        }))
+    }
+
+    async fn semantic_tokens_range(
+        &self,
+        params: SemanticTokensRangeParams,
+    ) -> Result<Option<SemanticTokensRangeResult>> {
+        let range = params.range;
+        let tokens =
+            self.query(params.text_document.uri, false, move |s| requests::semantic_tokens(s, Some(range))).await?;
+        Ok(tokens.map(|data| SemanticTokensRangeResult::Tokens(SemanticTokens { result_id: None, data })))
     }
 
     async fn symbol(&self, params: WorkspaceSymbolParams) -> Result<Option<WorkspaceSymbolResponse>> {

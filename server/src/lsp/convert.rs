@@ -2,7 +2,12 @@
 //! negotiated encoding).
 
 use crate::line_index::{Encoding, LineIndex};
-use nacl_analysis::{diagnostics::Diagnostic as NaclDiagnostic, structure, workspace::LoadedWorkspace};
+use nacl_analysis::{
+    diagnostics::Diagnostic as NaclDiagnostic,
+    highlight::{Highlight, HighlightKind},
+    structure,
+    workspace::LoadedWorkspace,
+};
 use nacl_syntax::{Severity, TextRange, TextSize};
 use std::{
     collections::HashMap,
@@ -11,7 +16,8 @@ use std::{
 };
 use tower_lsp_server::ls_types::{
     Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DocumentSymbol, FoldingRange, FoldingRangeKind,
-    Location, NumberOrString, Position, Range, SymbolKind, TextEdit, Uri,
+    Location, NumberOrString, Position, Range, SemanticToken, SemanticTokenModifier, SemanticTokenType,
+    SemanticTokensEdit, SymbolKind, TextEdit, Uri,
 };
 
 /// A text with its line index: everything needed to convert offsets of one file.
@@ -172,4 +178,77 @@ pub fn format(lines: Lines<'_>, range: Option<Range>) -> Vec<TextEdit> {
         }
     };
     edit.map(|(range, new_text)| vec![TextEdit { range: lines.range(range), new_text }]).unwrap_or_default()
+}
+
+/// The semantic token types the server reports, in legend order.
+pub const TOKEN_TYPES: [SemanticTokenType; 9] = [
+    SemanticTokenType::KEYWORD,
+    SemanticTokenType::TYPE,
+    SemanticTokenType::VARIABLE,
+    SemanticTokenType::PROPERTY,
+    SemanticTokenType::DECORATOR,
+    SemanticTokenType::FUNCTION,
+    SemanticTokenType::STRING,
+    SemanticTokenType::NUMBER,
+    SemanticTokenType::COMMENT,
+];
+
+/// The semantic token modifiers the server reports, in legend order.
+pub const TOKEN_MODIFIERS: [SemanticTokenModifier; 2] =
+    [SemanticTokenModifier::DECLARATION, SemanticTokenModifier::DEFAULT_LIBRARY];
+
+/// Highlights as LSP semantic tokens (relative positions), one token per line of a highlight
+/// that spans lines (multiline strings).
+pub fn semantic_tokens(lines: Lines<'_>, highlights: &[Highlight]) -> Vec<SemanticToken> {
+    let mut tokens = Vec::with_capacity(highlights.len());
+    let (mut last_line, mut last_start) = (0, 0);
+    for highlight in highlights {
+        let token_type = match highlight.kind {
+            HighlightKind::Keyword => 0,
+            HighlightKind::Type => 1,
+            HighlightKind::Element => 2,
+            HighlightKind::Field => 3,
+            HighlightKind::CoreAnnotation => 4,
+            HighlightKind::Function => 5,
+            HighlightKind::String => 6,
+            HighlightKind::Number => 7,
+            HighlightKind::Comment => 8,
+        };
+        let modifiers = u32::from(highlight.declaration) | (u32::from(highlight.builtin) << 1);
+        let mut start = usize::from(highlight.range.start());
+        let end = usize::from(highlight.range.end());
+        // Each line's part separately: clients need not support tokens across lines.
+        for piece in lines.text[start..end].split_inclusive('\n') {
+            let text = piece.trim_end_matches(['\n', '\r']);
+            let range = TextRange::at(TextSize::from(start as u32), TextSize::from(text.len() as u32));
+            start += piece.len();
+            if text.is_empty() {
+                continue;
+            }
+            let lsp = lines.range(range);
+            let delta_line = lsp.start.line - last_line;
+            let delta_start = if delta_line == 0 { lsp.start.character - last_start } else { lsp.start.character };
+            tokens.push(SemanticToken {
+                delta_line,
+                delta_start,
+                length: lsp.end.character - lsp.start.character,
+                token_type,
+                token_modifiers_bitset: modifiers,
+            });
+            (last_line, last_start) = (lsp.start.line, lsp.start.character);
+        }
+    }
+    tokens
+}
+
+/// The edit from one token list to the next: the tokens between their common start and end.
+pub fn semantic_tokens_edit(old: &[SemanticToken], new: &[SemanticToken]) -> SemanticTokensEdit {
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let suffix = old[prefix..].iter().rev().zip(new[prefix..].iter().rev()).take_while(|(a, b)| a == b).count();
+    SemanticTokensEdit {
+        // Positions count integers: five per token.
+        start: (prefix * 5) as u32,
+        delete_count: ((old.len() - prefix - suffix) * 5) as u32,
+        data: Some(new[prefix..new.len() - suffix].to_vec()),
+    }
 }

@@ -6,6 +6,7 @@ use super::{
 };
 use crate::line_index::{Encoding, LineIndex};
 use nacl_analysis::{navigation, structure, workspace::LoadedWorkspace};
+use nacl_syntax::TextRange;
 use std::collections::HashMap;
 use tower_lsp_server::ls_types::{
     DocumentHighlight, DocumentHighlightKind, DocumentSymbol, FoldingRange, Hover, HoverContents, Location,
@@ -47,6 +48,18 @@ pub fn element_id(snapshot: &Snapshot, position: Position) -> Option<String> {
 pub fn service_url(snapshot: &Snapshot, position: Position) -> Option<String> {
     let (document, workspace) = (snapshot.document.as_ref()?, snapshot.workspace.as_ref()?);
     workspace.service_url(&document.path, document.lines(snapshot.encoding).offset(position))
+}
+
+/// The semantic tokens of a document, or of a range of it.
+pub fn semantic_tokens(
+    snapshot: &Snapshot,
+    range: Option<Range>,
+) -> Option<Vec<tower_lsp_server::ls_types::SemanticToken>> {
+    let document = snapshot.document.as_ref()?;
+    let lines = document.lines(snapshot.encoding);
+    let range = range.map(|r| TextRange::new(lines.offset(r.start), lines.offset(r.end).max(lines.offset(r.start))));
+    let highlights = nacl_analysis::highlight::highlights(&nacl_syntax::parse(&document.text).syntax(), range);
+    Some(convert::semantic_tokens(lines, &highlights))
 }
 
 /// The outline of a document.
