@@ -299,18 +299,12 @@ fn load_env(dir: &Path, env: &str, names: &[String]) -> EnvState {
 /// Keeps whole values only for hidden instances; for the others keeps the values at hidden
 /// field paths and drops the rest (NaCl is the source of truth for visible values).
 fn keep_what_salto_merges(state: &mut EnvState) {
-    let whole: Vec<ElemId> = state
-        .elements
-        .values()
-        .filter(|e| matches!(e.kind, StateKind::Instance { .. }) && state.is_hidden(e))
-        .map(|e| e.id.clone())
-        .collect();
+    // Hidden instances keep their whole value; the others only their hidden parts.
     let visible: Vec<ElemId> = state
         .elements
         .values()
-        .filter(|e| matches!(e.kind, StateKind::Instance { .. }) && e.value.is_some())
+        .filter(|e| matches!(e.kind, StateKind::Instance { .. }) && e.value.is_some() && !state.is_hidden(e))
         .map(|e| e.id.clone())
-        .filter(|id| !whole.contains(id))
         .collect();
     for id in visible {
         let Some(element) = state.elements.get(&id) else { continue };
