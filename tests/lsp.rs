@@ -457,3 +457,45 @@ fn semantic_tokens_full_delta_and_range() {
     assert_eq!(data, [2, 4, 9, 4, 2, 0, 12, 4, 0, 0], "`_required` and `true`");
     client.shutdown();
 }
+
+#[test]
+fn completion_of_values_fields_and_references() {
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/demo").canonicalize().expect("the demo");
+    let file = demo.join("salesforce/Records/ApexClass/GreetingService.nacl");
+    let text = std::fs::read_to_string(&file).expect("read");
+    // Region__c's value emptied, and the Active__c line being retyped.
+    let text = text.replace("  Region__c = \"EMEA\"\n", "  Region__c = \n").replace("  Active__c = true\n", "  \n");
+    let file_uri = uri(&file);
+    let mut client = start();
+    let snippets = json!({ "textDocument": { "completion": { "completionItem": { "snippetSupport": true } } } });
+    let capabilities = client.initialize(json!(uri(&demo)), snippets);
+    assert_eq!(capabilities["completionProvider"]["triggerCharacters"], json!([".", "\"", "{", "/"]));
+    client.open(&file_uri, 1, &text);
+    let complete = |client: &mut Client, line: u32, character: u32| {
+        let list = client.request(
+            "textDocument/completion",
+            json!({ "textDocument": { "uri": file_uri }, "position": { "line": line, "character": character } }),
+        );
+        list["items"].as_array().cloned().unwrap_or_default()
+    };
+    let labels =
+        |items: &[Value]| items.iter().filter_map(|i| i["label"].as_str().map(str::to_owned)).collect::<Vec<_>>();
+
+    // The value of Region__c: its restriction's values first.
+    let values = complete(&mut client, 13, 14);
+    assert_eq!(labels(&values)[..3], ["\"AMER\"", "\"APAC\"", "\"EMEA\""], "{values:?}");
+    assert_eq!(values[0]["textEdit"]["range"]["start"], json!({ "line": 13, "character": 14 }));
+
+    // A new key: the fields not set yet, as snippets.
+    let fields = complete(&mut client, 14, 2);
+    assert_eq!(labels(&fields)[0], "Active__c", "{fields:?}");
+    assert!(!labels(&fields).contains(&"Tags__c".to_owned()), "{fields:?}");
+    assert_eq!(fields[0]["textEdit"]["newText"], "Active__c = ${1|true,false|}");
+    assert_eq!(fields[0]["insertTextFormat"], 2, "{fields:?}");
+
+    // A reference, segment by segment, inside a template.
+    let line = text.lines().nth(19).expect("the owner_note line");
+    let instances = complete(&mut client, 19, line.find("Acme").expect("a template") as u32);
+    assert!(labels(&instances).contains(&"Acme".to_owned()), "{instances:?}");
+    client.shutdown();
+}

@@ -94,6 +94,14 @@ pub fn file_fragments(db: &dyn Db, file: SourceFile) -> FileFragments {
     FileFragments { syntax_errors: parse.errors().into(), fragments: fragments::fragments(&parse) }
 }
 
+/// The syntax tree of a file, for editor requests on it (hover, completion, semantic tokens).
+/// Only the most recently used trees are kept: [`file_fragments`] parses on its own so that a
+/// workspace-wide check never holds every tree.
+#[salsa::tracked(returns(ref), no_eq, lru = 32)]
+pub fn parse(db: &dyn Db, file: SourceFile) -> nacl_syntax::Parse {
+    nacl_syntax::parse(file.text(db))
+}
+
 /// The IDs of the elements a file defines, in order: the firewall between edits inside values
 /// and everything that only needs to know which file defines what.
 #[salsa::tracked(returns(ref))]

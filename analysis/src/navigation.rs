@@ -49,8 +49,7 @@ impl LoadedWorkspace {
     /// The definitions of the symbol at `offset` in the file at `path`: every fragment of an
     /// element, the field of an attribute key, or the static file of a `file()` path.
     pub fn definition(&self, path: &Path, offset: TextSize) -> Vec<Target> {
-        let Some(text) = self.text_of(path) else { return Vec::new() };
-        let root = nacl_syntax::parse(&text).syntax();
+        let Some(root) = self.syntax(path) else { return Vec::new() };
         let Some((symbol, _)) = symbol_at(&root, offset) else { return Vec::new() };
         let layout = self.workspace.layout(&self.db);
         let env = layout.env_of(path);
@@ -70,8 +69,7 @@ impl LoadedWorkspace {
 
     /// What to show when hovering at `offset` in the file at `path`.
     pub fn hover(&self, path: &Path, offset: TextSize) -> Option<HoverInfo> {
-        let text = self.text_of(path)?;
-        let root = nacl_syntax::parse(&text).syntax();
+        let root = self.syntax(path)?;
         let (symbol, range) = symbol_at(&root, offset)?;
         let env = self.workspace.layout(&self.db).env_of(path);
         let markdown = match symbol {
@@ -226,8 +224,7 @@ impl LoadedWorkspace {
     /// under the cursor, else of its element. Salto keeps it in its state; one written in NaCl
     /// counts too.
     pub fn service_url(&self, path: &Path, offset: TextSize) -> Option<String> {
-        let text = self.text_of(path)?;
-        let root = nacl_syntax::parse(&text).syntax();
+        let root = self.syntax(path)?;
         let id = element_id_at(&root, offset)?;
         let env = self.workspace.layout(&self.db).env_of(path);
         let field = (id.id_type == IdType::Field).then(|| id.name_parts.first()).flatten();

@@ -59,8 +59,7 @@ pub type RenameEdits = Vec<(PathBuf, Vec<(TextRange, String)>)>;
 impl LoadedWorkspace {
     /// What the name at `offset` refers to, and the range of that name.
     pub fn named_at(&self, path: &Path, offset: TextSize) -> Option<(Named, TextRange)> {
-        let text = self.text_of(path)?;
-        target_at(&nacl_syntax::parse(&text).syntax(), offset)
+        target_at(&self.syntax(path)?, offset)
     }
 
     /// Every place the target at `offset` is named, across the workspace, sorted by file.
@@ -73,8 +72,7 @@ impl LoadedWorkspace {
 
     /// The places the target at `offset` is named in the same file.
     pub fn highlights(&self, path: &Path, offset: TextSize) -> Vec<Occurrence> {
-        let Some(text) = self.text_of(path) else { return Vec::new() };
-        let root = nacl_syntax::parse(&text).syntax();
+        let Some(root) = self.syntax(path) else { return Vec::new() };
         let Some((named, _)) = target_at(&root, offset) else { return Vec::new() };
         tree_occurrences(path, &root, &named)
     }

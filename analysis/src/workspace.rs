@@ -283,6 +283,11 @@ impl LoadedWorkspace {
         self.file(path).map(|f| f.text(&self.db).clone())
     }
 
+    /// The syntax tree of the file at `path` (kept for the files editors ask about most).
+    pub fn syntax(&self, path: &Path) -> Option<nacl_syntax::SyntaxNode> {
+        self.file(path).map(|f| crate::db::parse(&self.db, f).syntax())
+    }
+
     /// Sets the text of the file at `path` (an editor's buffer), adding the file if it is new.
     pub fn set_file_text(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
         use salsa::Setter;

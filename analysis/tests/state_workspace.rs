@@ -94,3 +94,44 @@ fn hover_and_service_urls_come_from_state() {
     assert_eq!(url(&board_type, "type").as_deref(), Some("https://example.atlassian.net/jira/boards"));
     assert_eq!(url(&root.join("jira/Records/Typo/x.nacl"), "key"), None);
 }
+
+/// The completions at the end of `line` typed into a new line of `OPS.nacl`, one label per line.
+fn complete_after(root: &Path, loaded: &mut LoadedWorkspace, line: &str) -> String {
+    let path = root.join("jira/Records/Project/OPS.nacl");
+    let text = std::fs::read_to_string(&path).expect("the fixture");
+    let at = text.find("  name").expect("a name line");
+    let edited = format!("{}{line}\n{}", &text[..at], &text[at..]);
+    loaded.set_file_text(&path, std::sync::Arc::from(edited.as_str()));
+    let offset = nacl_syntax::TextSize::from((at + line.len()) as u32);
+    let found = loaded.completions(&path, offset);
+    found.items.iter().map(|i| format!("{} {}\n", i.label, i.detail.as_deref().unwrap_or(""))).collect()
+}
+
+#[test]
+fn completion_offers_hidden_types_fields_and_instances_from_state() {
+    let (root, mut loaded) = workspace(true);
+    expect![[r#"
+        key string (required)
+        components List<jira.Component>
+        lead string
+        _alias string
+        _depends_on List<dependency>
+        _generated_dependencies List<dependency>
+        _hidden boolean
+        _parent List<reference>
+    "#]]
+    .assert_eq(&complete_after(&root, &mut loaded, "  "));
+    expect![[r#"
+        Board 
+        Color hidden type (in state)
+        Component hidden type (in state)
+        Project hidden type (in state)
+        Secret hidden type (in state)
+        Status hidden type (in state)
+    "#]]
+    .assert_eq(&complete_after(&root, &mut loaded, "  x = jira."));
+    expect![[r#"
+        Done hidden instance (in state)
+    "#]]
+    .assert_eq(&complete_after(&root, &mut loaded, "  x = jira.Status.instance."));
+}

@@ -137,6 +137,17 @@ pub struct EnvState {
     /// Files that could not be read, with why (the environment then works without them).
     pub problems: Vec<(PathBuf, String)>,
     elements: HashMap<ElemId, StateElement>,
+    /// The hidden elements by name, built on first use (for completion).
+    hidden_names: std::sync::OnceLock<HiddenNames>,
+}
+
+/// The names of the hidden elements of a state, for completing references.
+#[derive(Debug, Default)]
+pub struct HiddenNames {
+    /// Hidden types, by adapter.
+    pub types: HashMap<String, Vec<ElemId>>,
+    /// The names of hidden instances, by type.
+    pub instances: HashMap<ElemId, Vec<String>>,
 }
 
 impl EnvState {
@@ -158,6 +169,25 @@ impl EnvState {
     /// The IDs of the types Salto merges whole (hidden types).
     pub fn hidden_types(&self) -> impl Iterator<Item = &ElemId> {
         self.elements.values().filter(|e| e.hidden && !matches!(e.kind, StateKind::Instance { .. })).map(|e| &e.id)
+    }
+
+    /// The hidden types and instances by name (built once, on first use).
+    pub fn hidden_names(&self) -> &HiddenNames {
+        self.hidden_names.get_or_init(|| {
+            let mut names = HiddenNames::default();
+            for element in self.hidden_elements() {
+                match &element.kind {
+                    StateKind::Instance { .. } => {
+                        let (Some(name), type_id) = (element.id.name_parts.first(), element.id.type_of()) else {
+                            continue;
+                        };
+                        names.instances.entry(type_id).or_default().push(name.clone());
+                    }
+                    _ => names.types.entry(element.id.adapter.clone()).or_default().push(element.id.clone()),
+                }
+            }
+            names
+        })
     }
 
     /// Whether the state has data for an account (adapter).
@@ -259,6 +289,7 @@ fn load_env(dir: &Path, env: &str, names: &[String]) -> EnvState {
         accounts: Vec::new(),
         problems: Vec::new(),
         elements: HashMap::new(),
+        hidden_names: std::sync::OnceLock::new(),
     };
     for name in names {
         let Some((account, remote)) = account_of(name, env) else { continue };

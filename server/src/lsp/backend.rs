@@ -53,6 +53,8 @@ struct ClientSupport {
     watched_files: bool,
     /// `window/showDocument` (opening a URL in the browser).
     show_document: bool,
+    /// Snippet syntax in completion items.
+    snippets: bool,
 }
 
 impl Backend {
@@ -184,6 +186,10 @@ fn server_capabilities(encoding: Encoding) -> ServerCapabilities {
             save: Some(TextDocumentSyncSaveOptions::Supported(true)),
             ..TextDocumentSyncOptions::default()
         })),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some([".", "\"", "{", "/"].map(str::to_owned).to_vec()),
+            ..CompletionOptions::default()
+        }),
         definition_provider: Some(OneOf::Left(true)),
         declaration_provider: Some(DeclarationCapability::Simple(true)),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
@@ -268,6 +274,13 @@ impl LanguageServer for Backend {
                 .as_ref()
                 .and_then(|w| w.show_document.as_ref())
                 .is_some_and(|s| s.support),
+            snippets: capabilities
+                .text_document
+                .as_ref()
+                .and_then(|t| t.completion.as_ref())
+                .and_then(|c| c.completion_item.as_ref())
+                .and_then(|i| i.snippet_support)
+                .unwrap_or(false),
         });
         let progress = capabilities.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false);
         let (settings, problem) =
@@ -342,6 +355,15 @@ impl LanguageServer for Backend {
 
     async fn goto_declaration(&self, params: GotoDefinitionParams) -> Result<Option<GotoDefinitionResponse>> {
         self.goto_definition(params).await
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let at = params.text_document_position;
+        let snippets = self.support.get().is_some_and(|s| s.snippets);
+        let list = self
+            .query(at.text_document.uri, true, move |s| super::completion::completion(s, at.position, snippets))
+            .await?;
+        Ok(list.map(CompletionResponse::List))
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {

@@ -9,6 +9,7 @@
 //! ([`framing`]) that keeps malformed messages from ending the session.
 
 mod backend;
+mod completion;
 mod convert;
 mod document;
 mod framing;

@@ -1,0 +1,476 @@
+//! Completion: block keywords and type names in headers; fields, annotations and core
+//! annotations in bodies (skipping those already set); values by type (`true`/`false`,
+//! `_restriction` values, `""`/`[]`/`{}` snippets); element IDs segment by segment, in
+//! references and `${ }` templates; `file("...")` paths from the static-resources folders.
+//!
+//! Everything comes from memoized queries (type summaries, the element index, the state's
+//! hidden names) and the file's syntax tree: nothing proportional to the workspace is computed
+//! per request.
+
+mod context;
+mod names;
+mod shapes;
+
+use crate::{
+    builtins::{CORE_ANNOTATIONS, CoreAnnotation},
+    db::{SourceFile, element_exists, env_state},
+    elem_id::{BUILTIN_TYPES, ElemId, IdType, VARIABLES_NAMESPACE},
+    workspace::LoadedWorkspace,
+};
+use context::{Context, CursorContext, Place};
+use nacl_syntax::{TextRange, TextSize};
+use shapes::{Shape, Site};
+use std::path::Path;
+
+/// What a completion item is, for the editor's icon.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompletionKind {
+    /// A block keyword (`type`, `settings`, `vars`, `annotations`, `is`) or `true`/`false`.
+    Keyword,
+    /// A type.
+    Type,
+    /// A field of a type.
+    Field,
+    /// An annotation (declared by a type, or a core one).
+    Annotation,
+    /// An allowed value, or a value snippet.
+    Value,
+    /// An instance.
+    Instance,
+    /// A variable.
+    Variable,
+    /// An adapter (the first segment of an element ID).
+    Adapter,
+    /// A key or list index inside a value.
+    Key,
+    /// A static file.
+    File,
+}
+
+/// One completion item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompletionItem {
+    /// What the list shows, and what the typed text is matched against.
+    pub label: String,
+    /// What it is.
+    pub kind: CompletionKind,
+    /// A short description (a field's type, an instance's type).
+    pub detail: Option<String>,
+    /// A longer description, in markdown.
+    pub documentation: Option<String>,
+    /// The text to insert. With `snippet`, it holds LSP snippet placeholders (`$1`, `${1|a,b|}`, `$0`).
+    pub insert: String,
+    /// Whether `insert` is a snippet.
+    pub snippet: bool,
+    /// The range the item replaces.
+    pub range: TextRange,
+    /// Lower ranks are listed first.
+    pub rank: u8,
+}
+
+/// The answer to a completion request.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Completions {
+    /// The items.
+    pub items: Vec<CompletionItem>,
+    /// Whether the list was cut (typing more asks again).
+    pub incomplete: bool,
+}
+
+/// At most this many items are returned; beyond it, they are filtered by what was typed.
+const LIMIT: usize = 500;
+
+impl LoadedWorkspace {
+    /// The completions at `offset` in the file at `path`.
+    pub fn completions(&self, path: &Path, offset: TextSize) -> Completions {
+        let (Some(root), Some(text)) = (self.syntax(path), self.text_of(path)) else { return Completions::default() };
+        let Some(CursorContext { context, range, typed }) = context::context_at(&root, &text, offset) else {
+            return Completions::default();
+        };
+        let env = self.workspace.layout(&self.db).env_of(path);
+        let here = self.file(path).map(|file| (file, offset));
+        let mut out = Collector { items: Vec::new(), range, here };
+        let env = env.as_deref();
+        match context {
+            Context::Header { before } => self.header_items(env, &before, &mut out),
+            Context::Key { place, existing } => self.key_items(env, &place, &existing, &mut out),
+            Context::Value { place } => {
+                self.value_items(env, &place, &mut out);
+                self.reference_items(env, &[], &mut out);
+            }
+            Context::StringValue { place } => self.string_value_items(env, &place, &mut out),
+            Context::Reference { segments } => self.reference_items(env, &segments, &mut out),
+            Context::File => self.file_items(path, &mut out),
+        }
+        finish(out.items, &typed)
+    }
+
+    fn header_items(&self, env: Option<&str>, before: &[String], out: &mut Collector) {
+        match before.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+            [] => {
+                out.snippet("type", CompletionKind::Keyword, "type ${1:adapter.Name} {\n  $0\n}", 0);
+                out.snippet("settings", CompletionKind::Keyword, "settings ${1:adapter.Name} {\n  $0\n}", 0);
+                out.snippet("vars", CompletionKind::Keyword, "vars {\n  $0\n}", 0);
+                self.type_names(env, false, out);
+            }
+            ["type" | "settings"] => self.type_names(env, false, out),
+            ["type", _] => out.plain("is", CompletionKind::Keyword, "is", 0),
+            ["type", _, "is"] => {
+                for name in ["string", "number", "boolean", "unknown"] {
+                    out.plain(name, CompletionKind::Type, name, 0);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Every type name: the workspace's and the state's hidden ones, and the built-in ones when
+    /// `builtins` (field and annotation types).
+    fn type_names(&self, env: Option<&str>, builtins: bool, out: &mut Collector) {
+        if builtins {
+            for name in BUILTIN_TYPES {
+                out.plain(name, CompletionKind::Type, name, 2);
+            }
+            out.snippet("List<>", CompletionKind::Type, "List<$1>", 2);
+            out.snippet("Map<>", CompletionKind::Type, "Map<$1>", 2);
+        }
+        let index = crate::db::element_index(&self.db, self.workspace);
+        let here = out.here;
+        let known = |id: &&ElemId| element_exists(&self.db, self.workspace, env, id) && !self.only_here(env, id, here);
+        for id in index.types_by_adapter.values().flatten().filter(known) {
+            out.plain(&id.to_string(), CompletionKind::Type, &id.to_string(), 3);
+        }
+        if let Some(state) = env_state(&self.db, self.workspace, env) {
+            for id in state.hidden_names().types.values().flatten() {
+                out.item(id.to_string(), CompletionKind::Type, Some("hidden type (in state)".to_owned()), 4);
+            }
+        }
+    }
+
+    fn key_items(&self, env: Option<&str>, place: &Place, existing: &[String], out: &mut Collector) {
+        let unset = |name: &str| !existing.iter().any(|e| e == name);
+        match self.site_of(env, place) {
+            Site::Value { shape: Shape::Type(id), .. } => {
+                if let Some(info) = self.type_summary(env, &id) {
+                    for field in info.fields.iter().filter(|f| unset(&f.name) && !f.hidden) {
+                        let shape = Shape::of(&field.type_name);
+                        let value = self.value_snippet(env, &shape, field.restriction.as_ref());
+                        let detail = format!("{}{}", field.type_name, if field.required { " (required)" } else { "" });
+                        out.items.push(CompletionItem {
+                            label: field.name.to_string(),
+                            kind: CompletionKind::Field,
+                            detail: Some(detail),
+                            documentation: None,
+                            insert: format!("{} = {value}", field.name),
+                            snippet: true,
+                            range: out.range,
+                            rank: if field.required { 0 } else { 1 },
+                        });
+                    }
+                }
+                if place.steps.is_empty() && shapes::is_instance_header(&place.header) {
+                    core_annotations("instances", &unset, out);
+                }
+            }
+            Site::Value { shape: Shape::Restriction, .. } => {
+                for (key, kind) in shapes::RESTRICTION_KEYS {
+                    if unset(key) {
+                        let value = self.value_snippet(env, &Shape::of(kind), None);
+                        out.snippet(key, CompletionKind::Key, &format!("{key} = {value}"), 0);
+                    }
+                }
+            }
+            Site::TypeBody(id) => {
+                out.snippet("annotations", CompletionKind::Keyword, "annotations {\n  $0\n}", 1);
+                self.declared_annotations(env, &id, &unset, out);
+                core_annotations("types", &unset, out);
+                self.type_names(env, true, out);
+            }
+            Site::FieldBody(shape) => {
+                if let Shape::Type(id) = &shape {
+                    self.declared_annotations(env, id, &unset, out);
+                }
+                core_annotations("fields", &unset, out);
+            }
+            Site::AnnotationsBlock => self.type_names(env, true, out),
+            Site::Value { .. } | Site::Nothing => {}
+        }
+    }
+
+    /// The annotations a type declares (in its `annotations` block, or in state), not yet set.
+    fn declared_annotations(&self, env: Option<&str>, id: &ElemId, unset: &dyn Fn(&str) -> bool, out: &mut Collector) {
+        for (name, type_name) in self.annotation_types(env, id) {
+            if unset(&name) {
+                let value = self.value_snippet(env, &Shape::of(&type_name), None);
+                out.items.push(CompletionItem {
+                    label: name.clone(),
+                    kind: CompletionKind::Annotation,
+                    detail: Some(type_name),
+                    documentation: None,
+                    insert: format!("{name} = {value}"),
+                    snippet: true,
+                    range: out.range,
+                    rank: 0,
+                });
+            }
+        }
+    }
+
+    fn value_items(&self, env: Option<&str>, place: &Place, out: &mut Collector) {
+        let Site::Value { shape, restriction } = self.site_of(env, place) else { return };
+        for value in restriction.iter().flat_map(|r| r.values.iter().flatten()) {
+            if let Some(text) = shapes::value_text(value) {
+                out.plain(&text, CompletionKind::Value, &text, 0);
+            }
+        }
+        match self.primitive_of(env, &shape) {
+            Some(crate::fragments::Primitive::Boolean) => {
+                out.plain("true", CompletionKind::Keyword, "true", 0);
+                out.plain("false", CompletionKind::Keyword, "false", 0);
+            }
+            Some(crate::fragments::Primitive::String) => out.snippet("\"\"", CompletionKind::Value, "\"$0\"", 1),
+            _ => {}
+        }
+        match shape {
+            Shape::List(_) => out.snippet("[]", CompletionKind::Value, "[\n  $0\n]", 1),
+            Shape::Map(_) | Shape::Restriction => out.snippet("{}", CompletionKind::Value, "{\n  $0\n}", 1),
+            Shape::Type(_) if self.primitive_of(env, &shape).is_none() => {
+                out.snippet("{}", CompletionKind::Value, "{\n  $0\n}", 1);
+            }
+            _ => {}
+        }
+    }
+
+    fn string_value_items(&self, env: Option<&str>, place: &Place, out: &mut Collector) {
+        let Site::Value { restriction: Some(restriction), .. } = self.site_of(env, place) else { return };
+        for value in restriction.values.iter().flatten() {
+            if let crate::fragments::ValueKind::String(s) = &value.kind {
+                out.plain(s, CompletionKind::Value, &shapes::escape(s), 0);
+            }
+        }
+    }
+
+    /// The element IDs that continue `segments` (the dot-separated parts typed before the cursor's).
+    fn reference_items(&self, env: Option<&str>, segments: &[String], out: &mut Collector) {
+        let names = names::reference_names(&self.db, self.workspace);
+        match segments.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+            [] => {
+                for adapter in &names.adapters {
+                    out.item(adapter.clone(), CompletionKind::Adapter, Some("adapter".to_owned()), 5);
+                }
+                if let Some(state) = env_state(&self.db, self.workspace, env) {
+                    for adapter in state.hidden_names().types.keys().filter(|a| !names.adapters.contains(a)) {
+                        out.item(adapter.clone(), CompletionKind::Adapter, Some("adapter".to_owned()), 5);
+                    }
+                }
+                if !names.variables.is_empty() {
+                    out.item(VARIABLES_NAMESPACE.to_owned(), CompletionKind::Keyword, Some("variables".to_owned()), 5);
+                }
+            }
+            [VARIABLES_NAMESPACE] => {
+                for name in &names.variables {
+                    let id = ElemId::parse(&format!("{VARIABLES_NAMESPACE}.{name}"));
+                    if id.is_ok_and(|id| element_exists(&self.db, self.workspace, env, &id)) {
+                        out.item(name.clone(), CompletionKind::Variable, None, 0);
+                    }
+                }
+            }
+            [adapter] => {
+                let index = crate::db::element_index(&self.db, self.workspace);
+                for id in index.types_by_adapter.get(*adapter).into_iter().flatten() {
+                    if element_exists(&self.db, self.workspace, env, id) {
+                        out.item(id.type_name.clone(), CompletionKind::Type, None, 0);
+                    }
+                }
+                if let Some(state) = env_state(&self.db, self.workspace, env) {
+                    for id in state.hidden_names().types.get(*adapter).into_iter().flatten() {
+                        out.item(
+                            id.type_name.clone(),
+                            CompletionKind::Type,
+                            Some("hidden type (in state)".to_owned()),
+                            1,
+                        );
+                    }
+                }
+            }
+            [_, _] => {
+                for (word, what) in [
+                    ("instance", "an instance of the type"),
+                    ("field", "a field of the type"),
+                    ("attr", "an annotation value of the type"),
+                    ("annotation", "an annotation type of the type"),
+                ] {
+                    out.item(word.to_owned(), CompletionKind::Keyword, Some(what.to_owned()), 0);
+                }
+            }
+            [adapter, type_name, kind, rest @ ..] => {
+                let type_id = ElemId::type_id(adapter, type_name);
+                match (IdType::parse(kind), rest) {
+                    (Some(IdType::Instance), []) => self.instance_names(env, &type_id, names, out),
+                    (Some(IdType::Field), []) => {
+                        for field in self.type_summary(env, &type_id).iter().flat_map(|t| t.fields.iter()) {
+                            out.item(
+                                field.name.to_string(),
+                                CompletionKind::Field,
+                                Some(field.type_name.to_string()),
+                                0,
+                            );
+                        }
+                    }
+                    (Some(IdType::Annotation), []) => {
+                        for (name, type_name) in self.annotation_types(env, &type_id) {
+                            out.item(name, CompletionKind::Annotation, Some(type_name), 0);
+                        }
+                    }
+                    (Some(IdType::Attr), []) => {
+                        for key in self.value_keys(env, &type_id, None, &[]) {
+                            out.item(key, CompletionKind::Annotation, None, 0);
+                        }
+                    }
+                    (Some(IdType::Instance), [name, path @ ..]) => {
+                        let id = ElemId { id_type: IdType::Instance, name_parts: vec![name.to_string()], ..type_id };
+                        self.path_keys(env, &id, None, path, out);
+                    }
+                    (Some(IdType::Field), [field, path @ ..]) => self.path_keys(env, &type_id, Some(field), path, out),
+                    (Some(IdType::Attr), [key, path @ ..]) => {
+                        let mut full = vec![*key];
+                        full.extend(path);
+                        self.path_keys(env, &type_id, None, &full, out);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn instance_names(&self, env: Option<&str>, type_id: &ElemId, names: &names::ReferenceNames, out: &mut Collector) {
+        for name in names.instances.get(type_id).into_iter().flatten() {
+            let id = ElemId { id_type: IdType::Instance, name_parts: vec![name.clone()], ..type_id.clone() };
+            if element_exists(&self.db, self.workspace, env, &id) && !self.only_here(env, &id, out.here) {
+                let detail = crate::elem_id::decode_nacl_case(name);
+                out.item(name.clone(), CompletionKind::Instance, detail, 0);
+            }
+        }
+        if let Some(state) = env_state(&self.db, self.workspace, env) {
+            for name in state.hidden_names().instances.get(type_id).into_iter().flatten() {
+                out.item(name.clone(), CompletionKind::Instance, Some("hidden instance (in state)".to_owned()), 1);
+            }
+        }
+    }
+
+    /// Whether the only definition of an element is the block being edited (a name being typed,
+    /// or the element itself), which completing it would only echo.
+    fn only_here(&self, env: Option<&str>, id: &ElemId, here: Option<(SourceFile, TextSize)>) -> bool {
+        let Some((file, offset)) = here else { return false };
+        crate::db::element_files(&self.db, self.workspace, env, id) == [file]
+            && crate::db::fragments_of(&self.db, file, id).iter().all(|f| f.range.contains_inclusive(offset))
+    }
+
+    /// The keys (or list indices) below `path` in an element's values, or a field's annotations.
+    fn path_keys(&self, env: Option<&str>, id: &ElemId, field: Option<&str>, path: &[&str], out: &mut Collector) {
+        for key in self.value_keys(env, id, field, path) {
+            out.item(key, CompletionKind::Key, None, 0);
+        }
+    }
+
+    /// The static files a `file("...")` in the file at `path` can name, relative to its folders.
+    fn file_items(&self, path: &Path, out: &mut Collector) {
+        let layout = self.workspace.layout(&self.db);
+        let static_files = self.workspace.static_files(&self.db);
+        for dir in layout.static_dirs(&layout.source_of(path)) {
+            let start = static_files.partition_point(|f| f < &dir);
+            for file in static_files[start..].iter().take_while(|f| f.starts_with(&dir)) {
+                if let Some(relative) = file.strip_prefix(&dir).ok().and_then(|r| r.to_str()) {
+                    let relative = relative.replace('\\', "/");
+                    out.item(relative, CompletionKind::File, None, 0);
+                }
+            }
+        }
+    }
+}
+
+/// The core annotations that apply to `what` (`types`, `fields`, `instances`) and are not set yet.
+fn core_annotations(what: &str, unset: &dyn Fn(&str) -> bool, out: &mut Collector) {
+    // Hidden ones (`_service_url`, `_created_by`, ...) are the service's to set.
+    let settable = |a: &&CoreAnnotation| !a.value_type.starts_with("hidden_");
+    for annotation in CORE_ANNOTATIONS.iter().filter(settable).filter(|a| a.applies_to.contains(what) && unset(a.name))
+    {
+        out.items.push(CompletionItem {
+            label: annotation.name.to_owned(),
+            kind: CompletionKind::Annotation,
+            detail: Some(annotation.value_type.to_owned()),
+            documentation: Some(annotation.meaning.to_owned()),
+            insert: format!("{} = ", annotation.name),
+            snippet: false,
+            range: out.range,
+            rank: 3,
+        });
+    }
+}
+
+/// Items being gathered for one range.
+struct Collector {
+    items: Vec<CompletionItem>,
+    range: TextRange,
+    /// The file and offset completed in.
+    here: Option<(SourceFile, TextSize)>,
+}
+
+impl Collector {
+    fn push(&mut self, label: &str, kind: CompletionKind, insert: &str, snippet: bool, rank: u8) {
+        self.items.push(CompletionItem {
+            label: label.to_owned(),
+            kind,
+            detail: None,
+            documentation: None,
+            insert: insert.to_owned(),
+            snippet,
+            range: self.range,
+            rank,
+        });
+    }
+
+    fn plain(&mut self, label: &str, kind: CompletionKind, insert: &str, rank: u8) {
+        self.push(label, kind, insert, false, rank);
+    }
+
+    fn snippet(&mut self, label: &str, kind: CompletionKind, insert: &str, rank: u8) {
+        self.push(label, kind, insert, true, rank);
+    }
+
+    /// An item inserting its own label.
+    fn item(&mut self, label: String, kind: CompletionKind, detail: Option<String>, rank: u8) {
+        let insert = label.clone();
+        self.items.push(CompletionItem {
+            label,
+            kind,
+            detail,
+            documentation: None,
+            insert,
+            snippet: false,
+            range: self.range,
+            rank,
+        });
+    }
+}
+
+/// Sorts and deduplicates the items; past [`LIMIT`], keeps those matching what was typed.
+fn finish(mut items: Vec<CompletionItem>, typed: &str) -> Completions {
+    items.sort_by(|a, b| (a.rank, &a.label).cmp(&(b.rank, &b.label)));
+    let mut seen = std::collections::HashSet::new();
+    items.retain(|item| seen.insert(item.label.clone()));
+    if items.len() <= LIMIT {
+        return Completions { items, incomplete: false };
+    }
+    let typed = typed.to_lowercase();
+    items.retain(|item| is_subsequence(&typed, &item.label.to_lowercase()));
+    let incomplete = items.len() > LIMIT;
+    items.truncate(LIMIT);
+    Completions { items, incomplete }
+}
+
+/// Whether the characters of `needle` appear in order in `haystack` (how editors filter).
+fn is_subsequence(needle: &str, haystack: &str) -> bool {
+    let mut rest = haystack.chars();
+    needle.chars().all(|c| rest.any(|h| h == c))
+}

@@ -1,0 +1,104 @@
+//! Completion: the analysis's items as LSP completion items, with snippets turned into plain
+//! text for clients that do not support them.
+
+use super::{convert::Lines, writer::Snapshot};
+use nacl_analysis::completion::{CompletionItem as Item, CompletionKind};
+use tower_lsp_server::ls_types::{
+    CompletionItem, CompletionItemKind, CompletionList, CompletionTextEdit, Documentation, InsertTextFormat,
+    InsertTextMode, MarkupContent, MarkupKind, Position, TextEdit,
+};
+
+/// The completions at a position; `snippets` when the client supports snippet syntax.
+pub fn completion(snapshot: &Snapshot, position: Position, snippets: bool) -> Option<CompletionList> {
+    let (document, workspace) = (snapshot.document.as_ref()?, snapshot.workspace.as_ref()?);
+    let lines = document.lines(snapshot.encoding);
+    let found = workspace.completions(&document.path, lines.offset(position));
+    let items = found.items.iter().map(|item| completion_item(item, lines, snippets)).collect();
+    Some(CompletionList { is_incomplete: found.incomplete, items })
+}
+
+fn completion_item(item: &Item, lines: Lines<'_>, snippets: bool) -> CompletionItem {
+    let snippet = item.snippet && snippets;
+    let new_text = if item.snippet && !snippets { plain_text(&item.insert) } else { item.insert.clone() };
+    let multiline = new_text.contains('\n');
+    CompletionItem {
+        label: item.label.clone(),
+        kind: Some(kind(item.kind)),
+        detail: item.detail.clone(),
+        documentation: item.documentation.as_ref().map(|value| {
+            Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value: value.clone() })
+        }),
+        // Ranks first, then labels.
+        sort_text: Some(format!("{:02}{}", item.rank, item.label)),
+        text_edit: Some(CompletionTextEdit::Edit(TextEdit { range: lines.range(item.range), new_text })),
+        insert_text_format: Some(if snippet { InsertTextFormat::SNIPPET } else { InsertTextFormat::PLAIN_TEXT }),
+        insert_text_mode: multiline.then_some(InsertTextMode::ADJUST_INDENTATION),
+        ..CompletionItem::default()
+    }
+}
+
+fn kind(kind: CompletionKind) -> CompletionItemKind {
+    match kind {
+        CompletionKind::Keyword => CompletionItemKind::KEYWORD,
+        CompletionKind::Type => CompletionItemKind::CLASS,
+        CompletionKind::Field => CompletionItemKind::FIELD,
+        CompletionKind::Annotation => CompletionItemKind::PROPERTY,
+        CompletionKind::Value => CompletionItemKind::VALUE,
+        CompletionKind::Instance => CompletionItemKind::CONSTANT,
+        CompletionKind::Variable => CompletionItemKind::VARIABLE,
+        CompletionKind::Adapter => CompletionItemKind::MODULE,
+        CompletionKind::Key => CompletionItemKind::PROPERTY,
+        CompletionKind::File => CompletionItemKind::FILE,
+    }
+}
+
+/// A snippet as the text it expands to with every placeholder at its default: `$1` and `$0`
+/// vanish, `${1:x}` becomes `x`, `${1|a,b|}` becomes `a`.
+fn plain_text(snippet: &str) -> String {
+    let mut out = String::new();
+    let mut chars = snippet.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek()) {
+            ('\\', Some(_)) => out.extend(chars.next()),
+            ('$', Some(d)) if d.is_ascii_digit() => while chars.next_if(char::is_ascii_digit).is_some() {},
+            ('$', Some('{')) => {
+                chars.next();
+                while chars.next_if(char::is_ascii_digit).is_some() {}
+                let choice = chars.next() == Some('|');
+                let mut escaped = false;
+                let mut taking = true;
+                for c in chars.by_ref() {
+                    match c {
+                        _ if escaped => {
+                            escaped = false;
+                            if taking {
+                                out.push(c);
+                            }
+                        }
+                        '\\' => escaped = true,
+                        ',' | '|' if choice => taking = false,
+                        '}' => break,
+                        _ if taking => out.push(c),
+                        _ => {}
+                    }
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_text;
+
+    #[test]
+    fn snippets_become_their_defaults() {
+        assert_eq!(plain_text("Name = \"$1\""), "Name = \"\"");
+        assert_eq!(plain_text("n = ${1:0}"), "n = 0");
+        assert_eq!(plain_text("b = ${1|true,false|}"), "b = true");
+        assert_eq!(plain_text("s = ${1|\"a\\,b\",\"c\"|}"), "s = \"a,b\"");
+        assert_eq!(plain_text("x = {\n  $0\n}"), "x = {\n  \n}");
+    }
+}
