@@ -499,3 +499,67 @@ fn completion_of_values_fields_and_references() {
     assert!(labels(&instances).contains(&"Acme".to_owned()), "{instances:?}");
     client.shutdown();
 }
+
+#[test]
+fn code_actions_inlay_hints_links_and_reference_lenses() {
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/demo").canonicalize().expect("the demo");
+    let file = demo.join("salesforce/Records/ApexClass/GreetingService.nacl");
+    let text = std::fs::read_to_string(&file)
+        .expect("read")
+        .replace("  Active__c = true\n", "  Active__c = salesforce.Account.instance.Acm\n");
+    let file_uri = uri(&file);
+    let mut client = start();
+    let capabilities = client.initialize(json!(uri(&demo)), json!({}));
+    assert_eq!(capabilities["codeLensProvider"]["resolveProvider"], true);
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "nacl": { "codeLens": { "references": true } } } }),
+    );
+    client.open(&file_uri, 1, &text);
+    let document = json!({ "uri": file_uri });
+
+    // A misspelled instance: "did you mean" the existing one.
+    let line = json!({ "start": { "line": 14, "character": 0 }, "end": { "line": 14, "character": 40 } });
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": document, "range": line, "context": { "diagnostics": [] } }),
+    );
+    assert_eq!(actions[0]["title"], "Change to `salesforce.Account.instance.Acme`", "{actions}");
+    assert_eq!(actions[0]["kind"], "quickfix");
+    assert_eq!(actions[0]["diagnostics"][0]["code"], "W0501");
+    let edit = &actions[0]["edit"]["changes"][file_uri.as_str()][0];
+    assert_eq!(edit["newText"], "salesforce.Account.instance.Acme");
+    let only_format = client.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": document, "range": line, "context": { "diagnostics": [], "only": ["source"] } }),
+    );
+    assert!(only_format.as_array().is_some_and(|a| a.iter().all(|a| a["kind"] == "source.format")), "{only_format}");
+
+    // `file("...")` links to the static file (of the current environment, prod).
+    let links = client.request("textDocument/documentLink", json!({ "textDocument": document }));
+    assert!(
+        links[0]["target"]
+            .as_str()
+            .unwrap_or_default()
+            .ends_with("static-resources/salesforce/classes/GreetingService.cls"),
+        "{links}"
+    );
+    assert_eq!(links[0]["range"]["start"], json!({ "line": 5, "character": 18 }));
+
+    let whole = json!({ "start": { "line": 0, "character": 0 }, "end": { "line": 30, "character": 0 } });
+    let hints = client.request("textDocument/inlayHint", json!({ "textDocument": document, "range": whole }));
+    assert!(hints.is_array(), "{hints}");
+
+    // Reference counts, resolved lazily.
+    let lenses = client.request("textDocument/codeLens", json!({ "textDocument": document }));
+    assert_eq!(lenses.as_array().map(Vec::len), Some(2), "{lenses}");
+    let acme = lenses
+        .as_array()
+        .and_then(|l| l.iter().find(|l| l["range"]["start"]["line"] == 12))
+        .cloned()
+        .expect("Acme's lens");
+    let resolved = client.request("codeLens/resolve", acme);
+    assert_eq!(resolved["command"]["command"], "nacl.showReferences");
+    assert!(resolved["command"]["title"].as_str().unwrap_or_default().ends_with("references"), "{resolved}");
+    client.shutdown();
+}

@@ -56,15 +56,21 @@ impl LoadedWorkspace {
         match symbol {
             Symbol::Element(id) => self.element_targets(env.as_deref(), &id),
             Symbol::Field(type_id, field) => self.field_targets(env.as_deref(), &type_id, &field),
-            Symbol::StaticFile(relative) => layout
-                .static_dirs(&layout.source_of(path))
-                .into_iter()
-                .map(|dir| dir.join(&relative))
-                .filter(|candidate| self.workspace.static_files(&self.db).binary_search(candidate).is_ok())
+            Symbol::StaticFile(relative) => self
+                .static_file(path, &relative)
                 .map(|path| Target { path, range: TextRange::empty(0.into()) })
+                .into_iter()
                 .collect(),
             Symbol::CoreAnnotation(_) => Vec::new(),
         }
+    }
+
+    /// The static file a `file("relative")` in the file at `path` names, when it exists.
+    pub fn static_file(&self, path: &Path, relative: &str) -> Option<PathBuf> {
+        let layout = self.workspace.layout(&self.db);
+        let static_files = self.workspace.static_files(&self.db);
+        let mut candidates = layout.static_dirs(&layout.source_of(path)).into_iter().map(|dir| dir.join(relative));
+        candidates.find(|candidate| static_files.binary_search(candidate).is_ok())
     }
 
     /// What to show when hovering at `offset` in the file at `path`.
@@ -334,7 +340,7 @@ fn annotation_lines(annotations: &serde_json::value::RawValue) -> String {
 }
 
 /// A value in a few characters, for hover.
-fn short_value(value: &crate::fragments::Value) -> String {
+pub(crate) fn short_value(value: &crate::fragments::Value) -> String {
     use crate::fragments::ValueKind;
     let text = match &value.kind {
         ValueKind::String(s) => format!("{s:?}"),

@@ -283,10 +283,11 @@ fn references_segment_by_segment() {
     check(
         "crm.Account x {\n  Name = crm.Account.instance.$0\n}\n",
         expect![[r#"
-        replaces ""
-        Big_Corp@s Instance (Big Corp)
-        acme Instance
-    "#]],
+            replaces ""
+            Big_Corp@s Instance (Big Corp)
+            Globex_Inc@s Instance (Globex Inc)
+            acme Instance
+        "#]],
     );
     check(
         "crm.Account x {\n  Name = crm.Account.field.I$0\n}\n",
@@ -339,18 +340,20 @@ fn references_in_templates() {
     check(
         "crm.Account x {\n  Name = \"Hello ${ crm.Account.instance.$0\"\n}\n",
         expect![[r#"
-        replaces ""
-        Big_Corp@s Instance (Big Corp)
-        acme Instance
-    "#]],
+            replaces ""
+            Big_Corp@s Instance (Big Corp)
+            Globex_Inc@s Instance (Globex Inc)
+            acme Instance
+        "#]],
     );
     check(
         "crm.Account x {\n  Name = \"Hello ${ crm.Account.instance.a$0 }\"\n}\n",
         expect![[r#"
-        replaces "a"
-        Big_Corp@s Instance (Big Corp)
-        acme Instance
-    "#]],
+            replaces "a"
+            Big_Corp@s Instance (Big Corp)
+            Globex_Inc@s Instance (Globex Inc)
+            acme Instance
+        "#]],
     );
     check(
         "crm.Account x {\n  Name = '''\n    ${var.$0}\n  '''\n}\n",

@@ -8,8 +8,8 @@
 //! per request.
 
 mod context;
-mod names;
-mod shapes;
+pub(crate) mod names;
+pub(crate) mod shapes;
 
 use crate::{
     builtins::{CORE_ANNOTATIONS, CoreAnnotation},
@@ -473,4 +473,55 @@ fn finish(mut items: Vec<CompletionItem>, typed: &str) -> Completions {
 fn is_subsequence(needle: &str, haystack: &str) -> bool {
     let mut rest = haystack.chars();
     needle.chars().all(|c| rest.any(|h| h == c))
+}
+
+/// A snippet as the text it expands to with every placeholder at its default: `$1` and `$0`
+/// vanish, `${1:x}` becomes `x`, `${1|a,b|}` becomes `a`.
+pub fn snippet_text(snippet: &str) -> String {
+    let mut out = String::new();
+    let mut chars = snippet.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek()) {
+            ('\\', Some(_)) => out.extend(chars.next()),
+            ('$', Some(d)) if d.is_ascii_digit() => while chars.next_if(char::is_ascii_digit).is_some() {},
+            ('$', Some('{')) => {
+                chars.next();
+                while chars.next_if(char::is_ascii_digit).is_some() {}
+                let choice = chars.next() == Some('|');
+                let mut escaped = false;
+                let mut taking = true;
+                for c in chars.by_ref() {
+                    match c {
+                        _ if escaped => {
+                            escaped = false;
+                            if taking {
+                                out.push(c);
+                            }
+                        }
+                        '\\' => escaped = true,
+                        ',' | '|' if choice => taking = false,
+                        '}' => break,
+                        _ if taking => out.push(c),
+                        _ => {}
+                    }
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::snippet_text;
+
+    #[test]
+    fn snippets_become_their_defaults() {
+        assert_eq!(snippet_text("Name = \"$1\""), "Name = \"\"");
+        assert_eq!(snippet_text("n = ${1:0}"), "n = 0");
+        assert_eq!(snippet_text("b = ${1|true,false|}"), "b = true");
+        assert_eq!(snippet_text("s = ${1|\"a\\,b\",\"c\"|}"), "s = \"a,b\"");
+        assert_eq!(snippet_text("x = {\n  $0\n}"), "x = {\n  \n}");
+    }
 }

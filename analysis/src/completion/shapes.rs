@@ -110,7 +110,7 @@ fn core_shape(key: &str) -> Option<Shape> {
 
 impl LoadedWorkspace {
     /// The summary of a type in an environment (memoized).
-    pub(super) fn type_summary(&self, env: Option<&str>, id: &ElemId) -> Option<&TypeInfo> {
+    pub(crate) fn type_summary(&self, env: Option<&str>, id: &ElemId) -> Option<&TypeInfo> {
         let key = ElementKey::new(&self.db, env.map(str::to_owned), id.clone());
         type_info(&self.db, self.workspace, key).as_ref()
     }
@@ -228,7 +228,7 @@ impl LoadedWorkspace {
 
     /// A snippet for a value of a shape: a choice of the allowed values, `true`/`false`, `""`,
     /// `[]` or `{}`.
-    pub(super) fn value_snippet(&self, env: Option<&str>, shape: &Shape, restriction: Option<&Restriction>) -> String {
+    pub(crate) fn value_snippet(&self, env: Option<&str>, shape: &Shape, restriction: Option<&Restriction>) -> String {
         let allowed: Vec<String> =
             restriction.iter().flat_map(|r| r.values.iter().flatten()).filter_map(value_text).collect();
         if !allowed.is_empty() {

@@ -12,6 +12,15 @@ local function element_id_at_cursor()
   return response and response.result or nil
 end
 
+-- The command of the server's reference-count code lenses: the references in the quickfix list.
+vim.lsp.commands["nacl.showReferences"] = function(command)
+  local locations = command.arguments and command.arguments[3] or {}
+  local client = vim.lsp.get_clients({ name = "nacl_ls" })[1]
+  local items = vim.lsp.util.locations_to_items(locations, client and client.offset_encoding or "utf-16")
+  vim.fn.setqflist({}, " ", { title = "NaCl references", items = items })
+  vim.cmd("copen")
+end
+
 vim.api.nvim_create_autocmd("FileType", {
   pattern = "nacl",
   callback = function(args)

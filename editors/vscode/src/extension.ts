@@ -1,7 +1,7 @@
 // Starts nacl-ls for NaCl files and wires the extension's commands to the server's.
 import * as fs from "fs";
 import * as path from "path";
-import { ExtensionContext, commands, env, window, workspace } from "vscode";
+import { ExtensionContext, Uri, commands, env, window, workspace } from "vscode";
 import { ExecuteCommandRequest, LanguageClient, LanguageClientOptions, ServerOptions } from "vscode-languageclient/node";
 
 let client: LanguageClient | undefined;
@@ -45,6 +45,23 @@ async function goToService(): Promise<void> {
   await client.sendRequest(ExecuteCommandRequest.type, { command: "nacl.goToService", arguments: [position] });
 }
 
+/**
+ * The command of the server's reference-count lenses: shows the references it counted in VS Code's
+ * references peek view. Its arguments are the document URI, the position and the LSP locations.
+ */
+async function showReferences(uri: string, position: unknown, locations: unknown[]): Promise<void> {
+  if (!client) {
+    return;
+  }
+  const converter = client.protocol2CodeConverter;
+  await commands.executeCommand(
+    "editor.action.showReferences",
+    Uri.parse(uri),
+    converter.asPosition(position as Parameters<typeof converter.asPosition>[0]),
+    locations.map((l) => converter.asLocation(l as Parameters<typeof converter.asLocation>[0])),
+  );
+}
+
 export async function activate(context: ExtensionContext): Promise<void> {
   const command = serverCommand(context);
   const serverOptions: ServerOptions = { run: { command, args: ["serve"] }, debug: { command, args: ["serve"] } };
@@ -54,6 +71,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   client = new LanguageClient("nacl", "nacl-ls", serverOptions, clientOptions);
   context.subscriptions.push(commands.registerCommand("nacl.copyNaclReference", copyReference));
   context.subscriptions.push(commands.registerCommand("nacl.goToServiceAtCursor", goToService));
+  context.subscriptions.push(commands.registerCommand("nacl.showReferences", showReferences));
   await client.start();
 }
 

@@ -42,6 +42,8 @@ pub struct Backend {
     semantic_tokens: dashmap::DashMap<Uri, (String, Vec<SemanticToken>)>,
     /// The next semantic tokens result ID.
     next_result: std::sync::atomic::AtomicU64,
+    /// Whether reference-count code lenses are on (a setting).
+    reference_lenses: std::sync::atomic::AtomicBool,
 }
 
 /// What the client said it supports, for what the server asks of it after `initialize`.
@@ -66,6 +68,7 @@ impl Backend {
             support: OnceLock::new(),
             semantic_tokens: dashmap::DashMap::new(),
             next_result: std::sync::atomic::AtomicU64::new(1),
+            reference_lenses: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -117,6 +120,7 @@ impl Backend {
         if let Some(problem) = problem {
             tracing::warn!("{problem}");
         }
+        self.reference_lenses.store(settings.code_lens.references, std::sync::atomic::Ordering::Relaxed);
         let _ = self.send(Message::Settings(settings));
     }
 
@@ -189,6 +193,16 @@ fn server_capabilities(encoding: Encoding) -> ServerCapabilities {
         completion_provider: Some(CompletionOptions {
             trigger_characters: Some([".", "\"", "{", "/"].map(str::to_owned).to_vec()),
             ..CompletionOptions::default()
+        }),
+        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+            code_action_kinds: Some(vec![CodeActionKind::QUICKFIX, super::assists::format_kind()]),
+            ..CodeActionOptions::default()
+        })),
+        inlay_hint_provider: Some(OneOf::Left(true)),
+        code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(true) }),
+        document_link_provider: Some(DocumentLinkOptions {
+            resolve_provider: Some(false),
+            work_done_progress_options: WorkDoneProgressOptions::default(),
         }),
         definition_provider: Some(OneOf::Left(true)),
         declaration_provider: Some(DeclarationCapability::Simple(true)),
@@ -288,6 +302,7 @@ impl LanguageServer for Backend {
         if let Some(problem) = problem {
             tracing::warn!("{problem}");
         }
+        self.reference_lenses.store(settings.code_lens.references, std::sync::atomic::Ordering::Relaxed);
         self.send(Message::Initialize { roots, encoding, settings, progress })?;
         Ok(InitializeResult {
             capabilities: server_capabilities(encoding),
@@ -364,6 +379,41 @@ impl LanguageServer for Backend {
             .query(at.text_document.uri, true, move |s| super::completion::completion(s, at.position, snippets))
             .await?;
         Ok(list.map(CompletionResponse::List))
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let (range, only) = (params.range, params.context.only);
+        let actions = self
+            .query(params.text_document.uri, true, move |s| super::assists::code_actions(s, range, only.as_deref()))
+            .await?;
+        Ok(Some(actions))
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        let range = params.range;
+        Ok(Some(self.query(params.text_document.uri, true, move |s| super::assists::inlay_hints(s, range)).await?))
+    }
+
+    async fn document_link(&self, params: DocumentLinkParams) -> Result<Option<Vec<DocumentLink>>> {
+        Ok(Some(self.query(params.text_document.uri, true, super::assists::document_links).await?))
+    }
+
+    async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        if !self.reference_lenses.load(std::sync::atomic::Ordering::Relaxed) {
+            return Ok(None);
+        }
+        Ok(Some(self.query(params.text_document.uri, true, super::assists::code_lenses).await?))
+    }
+
+    async fn code_lens_resolve(&self, mut lens: CodeLens) -> Result<CodeLens> {
+        let data = lens.data.clone().unwrap_or_default();
+        let uri = data["uri"].as_str().and_then(|u| u.parse::<Uri>().ok());
+        let position = serde_json::from_value::<Position>(data["position"].clone()).ok();
+        let (Some(uri), Some(position)) = (uri, position) else {
+            return Err(Error::invalid_params("a code lens without its document and position"));
+        };
+        lens.command = Some(self.query(uri, true, move |s| super::assists::reference_count(s, position)).await?);
+        Ok(lens)
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {

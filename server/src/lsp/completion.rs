@@ -2,7 +2,7 @@
 //! text for clients that do not support them.
 
 use super::{convert::Lines, writer::Snapshot};
-use nacl_analysis::completion::{CompletionItem as Item, CompletionKind};
+use nacl_analysis::completion::{CompletionItem as Item, CompletionKind, snippet_text};
 use tower_lsp_server::ls_types::{
     CompletionItem, CompletionItemKind, CompletionList, CompletionTextEdit, Documentation, InsertTextFormat,
     InsertTextMode, MarkupContent, MarkupKind, Position, TextEdit,
@@ -19,7 +19,7 @@ pub fn completion(snapshot: &Snapshot, position: Position, snippets: bool) -> Op
 
 fn completion_item(item: &Item, lines: Lines<'_>, snippets: bool) -> CompletionItem {
     let snippet = item.snippet && snippets;
-    let new_text = if item.snippet && !snippets { plain_text(&item.insert) } else { item.insert.clone() };
+    let new_text = if item.snippet && !snippets { snippet_text(&item.insert) } else { item.insert.clone() };
     let multiline = new_text.contains('\n');
     CompletionItem {
         label: item.label.clone(),
@@ -49,56 +49,5 @@ fn kind(kind: CompletionKind) -> CompletionItemKind {
         CompletionKind::Adapter => CompletionItemKind::MODULE,
         CompletionKind::Key => CompletionItemKind::PROPERTY,
         CompletionKind::File => CompletionItemKind::FILE,
-    }
-}
-
-/// A snippet as the text it expands to with every placeholder at its default: `$1` and `$0`
-/// vanish, `${1:x}` becomes `x`, `${1|a,b|}` becomes `a`.
-fn plain_text(snippet: &str) -> String {
-    let mut out = String::new();
-    let mut chars = snippet.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (c, chars.peek()) {
-            ('\\', Some(_)) => out.extend(chars.next()),
-            ('$', Some(d)) if d.is_ascii_digit() => while chars.next_if(char::is_ascii_digit).is_some() {},
-            ('$', Some('{')) => {
-                chars.next();
-                while chars.next_if(char::is_ascii_digit).is_some() {}
-                let choice = chars.next() == Some('|');
-                let mut escaped = false;
-                let mut taking = true;
-                for c in chars.by_ref() {
-                    match c {
-                        _ if escaped => {
-                            escaped = false;
-                            if taking {
-                                out.push(c);
-                            }
-                        }
-                        '\\' => escaped = true,
-                        ',' | '|' if choice => taking = false,
-                        '}' => break,
-                        _ if taking => out.push(c),
-                        _ => {}
-                    }
-                }
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::plain_text;
-
-    #[test]
-    fn snippets_become_their_defaults() {
-        assert_eq!(plain_text("Name = \"$1\""), "Name = \"\"");
-        assert_eq!(plain_text("n = ${1:0}"), "n = 0");
-        assert_eq!(plain_text("b = ${1|true,false|}"), "b = true");
-        assert_eq!(plain_text("s = ${1|\"a\\,b\",\"c\"|}"), "s = \"a,b\"");
-        assert_eq!(plain_text("x = {\n  $0\n}"), "x = {\n  \n}");
     }
 }

@@ -8,6 +8,7 @@
 //! sends on its own goes through one ordered stream ([`outgoing`]). Input passes through a guard
 //! ([`framing`]) that keeps malformed messages from ending the session.
 
+mod assists;
 mod backend;
 mod completion;
 mod convert;

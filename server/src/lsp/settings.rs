@@ -2,7 +2,8 @@
 //!
 //! ```json
 //! { "environment": "prod", "logLevel": "debug",
-//!   "diagnostics": { "warnings": true, "disabled": ["W0501"] } }
+//!   "diagnostics": { "warnings": true, "disabled": ["W0501"] },
+//!   "codeLens": { "references": true } }
 //! ```
 
 use serde::Deserialize;
@@ -17,6 +18,16 @@ pub struct Settings {
     pub log_level: Option<String>,
     /// Which diagnostics to show.
     pub diagnostics: DiagnosticSettings,
+    /// Which code lenses to show.
+    pub code_lens: CodeLensSettings,
+}
+
+/// Which code lenses to show.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct CodeLensSettings {
+    /// Reference counts above each element (off by default: counting searches the workspace).
+    pub references: bool,
 }
 
 /// Which diagnostics to show.

@@ -1,0 +1,147 @@
+//! Inlay hints (the decoded name or `_alias` after NaCl-case instance names, the value after
+//! `var.x`), document links (`file("...")` to the static file) and the anchors of reference-count
+//! code lenses (each element's header).
+
+use crate::{
+    db::{file_fragments, merged_element},
+    elem_id::{ElemId, IdType, decode_nacl_case},
+    fragments::ValueKind,
+    navigation::short_value,
+    workspace::LoadedWorkspace,
+};
+use nacl_syntax::{
+    SyntaxKind::*,
+    SyntaxNode, TextRange,
+    ast::{AstNodeExt, Block, Call, StringLit, TopLevelKind},
+};
+use std::path::{Path, PathBuf};
+
+/// What an inlay hint shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HintKind {
+    /// The readable name of an element (its `_alias`, or its decoded NaCl-case name).
+    Name,
+    /// The value of a variable.
+    Value,
+}
+
+/// An inlay hint: a label shown after `offset`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InlayHint {
+    /// Where it is shown (the end of the name it describes).
+    pub offset: nacl_syntax::TextSize,
+    /// What it shows.
+    pub label: String,
+    /// What it is.
+    pub kind: HintKind,
+}
+
+/// A link from a `file("...")` path to the static file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocumentLink {
+    /// The path inside the quotes.
+    pub range: TextRange,
+    /// The static file.
+    pub target: PathBuf,
+}
+
+impl LoadedWorkspace {
+    /// The inlay hints of the part `range` of the file at `path`.
+    pub fn inlay_hints(&self, path: &Path, range: TextRange) -> Vec<InlayHint> {
+        let Some(root) = self.syntax(path) else { return Vec::new() };
+        let env = self.workspace.layout(&self.db).env_of(path);
+        let env = env.as_deref();
+        let mut hints = Vec::new();
+        // Ranges past the end (a stale request) are clamped: `covering_element` needs one inside.
+        let range = range.intersect(root.text_range()).unwrap_or(root.text_range());
+        let element = root.covering_element(range);
+        let covering = element
+            .as_node()
+            .cloned()
+            .or_else(|| element.as_token().and_then(|t| t.parent()))
+            .unwrap_or_else(|| root.clone());
+        for token in covering.descendants_with_tokens().filter_map(|e| e.into_token()) {
+            if token.kind() != IDENT || token.text_range().intersect(range).is_none() {
+                continue;
+            }
+            let Some(parent) = token.parent() else { continue };
+            let id = match parent.kind() {
+                REFERENCE | TEMPLATE => ElemId::parse(token.text()).ok(),
+                LABEL => instance_of_label(&parent),
+                _ => None,
+            };
+            let Some(id) = id else { continue };
+            let hint =
+                if id.id_type == IdType::Var { self.variable_value(env, &id) } else { self.readable_name(env, &id) };
+            if let Some((label, kind)) = hint {
+                hints.push(InlayHint { offset: token.text_range().end(), label, kind });
+            }
+        }
+        hints
+    }
+
+    /// The `_alias` or the decoded name of a NaCl-case encoded instance.
+    fn readable_name(&self, env: Option<&str>, id: &ElemId) -> Option<(String, HintKind)> {
+        if id.id_type != IdType::Instance || id.name_parts.len() != 1 {
+            return None;
+        }
+        let decoded = decode_nacl_case(id.name_parts.first()?)?;
+        let alias = merged_element(&self.db, self.workspace, env, id).and_then(|merged| {
+            match &merged.value("_alias")?.defs.first()?.1.value.kind {
+                ValueKind::String(alias) => Some(alias.to_string()),
+                _ => None,
+            }
+        });
+        Some((alias.unwrap_or(decoded), HintKind::Name))
+    }
+
+    /// The value of a variable, shortened.
+    fn variable_value(&self, env: Option<&str>, id: &ElemId) -> Option<(String, HintKind)> {
+        let merged = merged_element(&self.db, self.workspace, env, id)?;
+        let value = &merged.values.first()?.defs.first()?.1.value;
+        Some((format!("= {}", short_value(value)), HintKind::Value))
+    }
+
+    /// The links of every `file("...")` whose static file exists.
+    pub fn document_links(&self, path: &Path) -> Vec<DocumentLink> {
+        let Some(root) = self.syntax(path) else { return Vec::new() };
+        root.descendants()
+            .filter_map(Call::cast)
+            .filter(|call| call.name().is_some_and(|n| n.text() == "file"))
+            .filter_map(|call| {
+                let string = call.syntax().descendants().find_map(StringLit::cast)?;
+                let target = self.static_file(path, &string.value())?;
+                Some(DocumentLink { range: string_contents(string.syntax()), target })
+            })
+            .collect()
+    }
+
+    /// The headers of the elements the file at `path` defines, with their IDs: where reference
+    /// counts are shown.
+    pub fn element_headers(&self, path: &Path) -> Vec<(TextRange, ElemId)> {
+        let Some(file) = self.file(path) else { return Vec::new() };
+        file_fragments(&self.db, file).fragments.iter().map(|f| (f.header_range, f.id.clone())).collect()
+    }
+}
+
+/// The instance a name label of a top-level instance header defines.
+fn instance_of_label(label: &SyntaxNode) -> Option<ElemId> {
+    let block = Block::cast(label.parent()?)?;
+    let labels = block.label_texts();
+    let is_name = block.labels().nth(1).is_some_and(|l| l.syntax() == label);
+    if !is_name || block.top_level_kind() != TopLevelKind::Instance || labels.len() != 2 {
+        return None;
+    }
+    ElemId::parse(&format!("{}.instance.{}", labels[0], labels[1])).ok()
+}
+
+/// The range inside a string's quotes.
+fn string_contents(string: &SyntaxNode) -> TextRange {
+    let range = string.text_range();
+    let start = string.first_token().map_or(range.start(), |t| t.text_range().end());
+    let end = match string.last_token() {
+        Some(t) if t.kind() == QUOTE && t.text_range().start() >= start => t.text_range().start(),
+        _ => range.end(),
+    };
+    TextRange::new(start, end.max(start))
+}
