@@ -78,7 +78,17 @@ fn highlight(token: &SyntaxToken) -> Option<Highlight> {
         }
         _ => return None,
     }
-    let in_label = token.parent_ancestors().any(|n| n.kind() == LABEL);
+    let in_label = parent == LABEL || (parent == STRING && token.parent()?.parent().is_some_and(|p| p.kind() == LABEL));
+    // Keys are fields, core annotations or variables: no need to resolve which field.
+    if parent == KEY && crate::builtins::core_annotation(token.text()).is_none() {
+        let kind = if is_variable_key(token) { HighlightKind::Element } else { HighlightKind::Field };
+        return Some(Highlight {
+            range: token.text_range(),
+            kind,
+            declaration: kind == HighlightKind::Element,
+            builtin: false,
+        });
+    }
     let symbol = token_symbol(token);
     let (kind, declaration, builtin) = match symbol {
         Some(Symbol::CoreAnnotation(_)) => (HighlightKind::CoreAnnotation, false, true),
@@ -95,6 +105,20 @@ fn highlight(token: &SyntaxToken) -> Option<Highlight> {
         None => return None,
     };
     Some(Highlight { range: token.text_range(), kind, declaration, builtin })
+}
+
+/// Whether a key token is a variable's name: a key directly in a top-level `vars` block.
+fn is_variable_key(token: &SyntaxToken) -> bool {
+    let block = token
+        .parent()
+        .and_then(|key| key.parent())
+        .and_then(|attribute| attribute.parent())
+        .and_then(|body| body.parent());
+    block.is_some_and(|block| {
+        block.kind() == BLOCK
+            && block.parent().is_some_and(|p| p.kind() == SOURCE_FILE)
+            && block.children().find(|n| n.kind() == LABEL).is_some_and(|label| label.text() == "vars")
+    })
 }
 
 /// Whether a label token is the name a header declares: the type of `type x` or `settings x`,

@@ -1,7 +1,7 @@
 //! The server as an editor sees it, on the largest corpus workspace, over stdio: time from
 //! `initialized` to the end of indexing (every file checked and its diagnostics published),
-//! latency from a `didChange` to that document's diagnostics, hover and definition latency, and
-//! the server's peak memory.
+//! latency from a `didChange` to that document's diagnostics, hover, definition, references,
+//! completion and semantic-token latency, and the server's peak memory.
 //!
 //! `cargo bench -p nacl-ls --bench lsp`.
 
@@ -69,6 +69,18 @@ fn pick_file(dir: &Path) -> Option<Target> {
     })
 }
 
+/// The median and p99 latency in milliseconds of [`READS`] identical requests.
+fn timed(client: &mut Client, method: &str, params: &serde_json::Value) -> (f64, f64) {
+    let times: Vec<Duration> = (0..READS)
+        .map(|_| {
+            let started = Instant::now();
+            std::hint::black_box(client.request(method, params.clone()));
+            started.elapsed()
+        })
+        .collect();
+    percentiles(times)
+}
+
 fn main() {
     let (dir, bytes) = largest_workspace();
     let dir = dir.canonicalize().unwrap_or(dir);
@@ -103,20 +115,11 @@ fn main() {
         edits.push(started.elapsed());
     }
     let position = json!({ "line": target.header.0, "character": target.header.1 });
-    let mut read = |method: &str| {
-        let params = json!({ "textDocument": { "uri": file_uri }, "position": position, "context": { "includeDeclaration": true } });
-        let times: Vec<Duration> = (0..READS)
-            .map(|_| {
-                let started = Instant::now();
-                std::hint::black_box(client.request(method, params.clone()));
-                started.elapsed()
-            })
-            .collect();
-        percentiles(times)
-    };
-    let hover = read("textDocument/hover");
-    let definition = read("textDocument/definition");
-    let references = read("textDocument/references");
+    let params =
+        json!({ "textDocument": { "uri": file_uri }, "position": position, "context": { "includeDeclaration": true } });
+    let hover = timed(&mut client, "textDocument/hover", &params);
+    let definition = timed(&mut client, "textDocument/definition", &params);
+    let references = timed(&mut client, "textDocument/references", &params);
     let symbols: Vec<Duration> = (0..50)
         .map(|i| {
             let started = Instant::now();
@@ -127,6 +130,28 @@ fn main() {
         })
         .collect();
     let symbols = percentiles(symbols);
+    // Completion of a key in the instance body (the edited line's start) and of a type name in
+    // the header (after the adapter's `.`, where every type of the adapter is offered).
+    let completion_at = |client: &mut Client, line: usize, character: usize| {
+        let params =
+            json!({ "textDocument": { "uri": file_uri }, "position": { "line": line, "character": character } });
+        timed(client, "textDocument/completion", &params)
+    };
+    let key_completion = completion_at(&mut client, target.edit.0, 2);
+    let header = target.text.lines().nth(target.header.0).unwrap_or_default();
+    let type_completion = completion_at(&mut client, target.header.0, header.find('.').map_or(0, |d| d + 1));
+    // Semantic tokens of the workspace's largest file.
+    let largest = nacl_corpus::nacl_files(&dir).into_iter().max_by_key(|f| f.metadata().map(|m| m.len()).unwrap_or(0));
+    let largest = largest.and_then(|path| Some((std::fs::read_to_string(&path).ok()?, path)));
+    let (tokens, largest_bytes) = match &largest {
+        Some((text, path)) => {
+            let large_uri = uri(path);
+            client.open(&large_uri, 1, text);
+            let params = json!({ "textDocument": { "uri": large_uri } });
+            (timed(&mut client, "textDocument/semanticTokens/full", &params), text.len())
+        }
+        None => ((0.0, 0.0), 0),
+    };
     let peak = peak_rss(client.child.id());
     client.shutdown();
 
@@ -144,7 +169,24 @@ fn main() {
         "| definition, median / p99 ({READS} requests) | {:.2} / {:.2} ms | p99 <= 5 ms |",
         definition.0, definition.1
     );
-    println!("| references, median / p99 ({READS} requests) | {:.2} / {:.2} ms | |", references.0, references.1);
+    println!(
+        "| references to the instance's type, median / p99 ({READS} requests) | {:.2} / {:.2} ms | <= 50 ms |",
+        references.0, references.1
+    );
+    println!(
+        "| completion of a key, median / p99 ({READS} requests) | {:.2} / {:.2} ms | p99 <= 10 ms |",
+        key_completion.0, key_completion.1
+    );
+    println!(
+        "| completion of a type name, median / p99 ({READS} requests) | {:.2} / {:.2} ms | p99 <= 10 ms |",
+        type_completion.0, type_completion.1
+    );
+    println!(
+        "| semantic tokens of the largest file ({:.1} MB), median / p99 ({READS} requests) | {:.2} / {:.2} ms | p99 <= 10 ms for 1 MB |",
+        largest_bytes as f64 / 1e6,
+        tokens.0,
+        tokens.1
+    );
     println!("| workspace symbols, median / p99 (50 queries) | {:.2} / {:.2} ms | < 20 ms |", symbols.0, symbols.1);
     println!("| peak RSS | {:.0} MB ({:.1}x the NaCl bytes) | <= 3x |", peak as f64 / 1e6, peak as f64 / bytes as f64);
 }

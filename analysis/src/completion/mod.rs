@@ -89,7 +89,7 @@ impl LoadedWorkspace {
         };
         let env = self.workspace.layout(&self.db).env_of(path);
         let here = self.file(path).map(|file| (file, offset));
-        let mut out = Collector { items: Vec::new(), range, here };
+        let mut out = Collector { items: Vec::new(), range, here, typed: typed.clone() };
         let env = env.as_deref();
         match context {
             Context::Header { before } => self.header_items(env, &before, &mut out),
@@ -134,14 +134,19 @@ impl LoadedWorkspace {
             out.snippet("List<>", CompletionKind::Type, "List<$1>", 2);
             out.snippet("Map<>", CompletionKind::Type, "Map<$1>", 2);
         }
+        // Once an adapter is typed, only its types.
+        let adapter = out.typed.split_once('.').map(|(adapter, _)| adapter.to_owned());
+        let of_adapter = |a: &String| adapter.as_ref().is_none_or(|wanted| wanted == a);
         let index = crate::db::element_index(&self.db, self.workspace);
         let here = out.here;
         let known = |id: &&ElemId| element_exists(&self.db, self.workspace, env, id) && !self.only_here(env, id, here);
-        for id in index.types_by_adapter.values().flatten().filter(known) {
-            out.plain(&id.to_string(), CompletionKind::Type, &id.to_string(), 3);
+        let in_nacl = index.types_by_adapter.iter().filter(|(a, _)| of_adapter(a)).flat_map(|(_, types)| types);
+        for id in in_nacl.filter(known) {
+            out.item(id.to_string(), CompletionKind::Type, None, 3);
         }
         if let Some(state) = env_state(&self.db, self.workspace, env) {
-            for id in state.hidden_names().types.values().flatten() {
+            let hidden = state.hidden_names().types.iter().filter(|(a, _)| of_adapter(a)).flat_map(|(_, types)| types);
+            for id in hidden {
                 out.item(id.to_string(), CompletionKind::Type, Some("hidden type (in state)".to_owned()), 4);
             }
         }
@@ -362,7 +367,10 @@ impl LoadedWorkspace {
     /// or the element itself), which completing it would only echo.
     fn only_here(&self, env: Option<&str>, id: &ElemId, here: Option<(SourceFile, TextSize)>) -> bool {
         let Some((file, offset)) = here else { return false };
-        crate::db::element_files(&self.db, self.workspace, env, id) == [file]
+        let index = crate::db::element_index(&self.db, self.workspace);
+        let only_this_file = index.files.get(id).is_some_and(|files| files.iter().all(|(f, _)| *f == file));
+        only_this_file
+            && crate::db::element_files(&self.db, self.workspace, env, id) == [file]
             && crate::db::fragments_of(&self.db, file, id).iter().all(|f| f.range.contains_inclusive(offset))
     }
 
@@ -414,6 +422,8 @@ struct Collector {
     range: TextRange,
     /// The file and offset completed in.
     here: Option<(SourceFile, TextSize)>,
+    /// What was typed of the item.
+    typed: String,
 }
 
 impl Collector {
@@ -456,9 +466,10 @@ impl Collector {
 
 /// Sorts and deduplicates the items; past [`LIMIT`], keeps those matching what was typed.
 fn finish(mut items: Vec<CompletionItem>, typed: &str) -> Completions {
+    // One item per label, the best ranked.
+    items.sort_by(|a, b| (&a.label, a.rank).cmp(&(&b.label, b.rank)));
+    items.dedup_by(|later, first| later.label == first.label);
     items.sort_by(|a, b| (a.rank, &a.label).cmp(&(b.rank, &b.label)));
-    let mut seen = std::collections::HashSet::new();
-    items.retain(|item| seen.insert(item.label.clone()));
     if items.len() <= LIMIT {
         return Completions { items, incomplete: false };
     }

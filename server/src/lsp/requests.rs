@@ -2,7 +2,7 @@
 
 use super::{
     convert::{self, Lines, Locator},
-    writer::Snapshot,
+    writer::{OpenDocument, Snapshot},
 };
 use crate::line_index::{Encoding, LineIndex};
 use nacl_analysis::{navigation, structure, workspace::LoadedWorkspace};
@@ -58,8 +58,16 @@ pub fn semantic_tokens(
     let document = snapshot.document.as_ref()?;
     let lines = document.lines(snapshot.encoding);
     let range = range.map(|r| TextRange::new(lines.offset(r.start), lines.offset(r.end).max(lines.offset(r.start))));
-    let highlights = nacl_analysis::highlight::highlights(&nacl_syntax::parse(&document.text).syntax(), range);
+    let highlights = nacl_analysis::highlight::highlights(&syntax_of(snapshot, document), range);
     Some(convert::semantic_tokens(lines, &highlights))
+}
+
+/// The syntax tree of an open document: the workspace's (kept between requests) when it holds
+/// the document, else parsed now.
+fn syntax_of(snapshot: &Snapshot, document: &OpenDocument) -> nacl_syntax::SyntaxNode {
+    let kept = snapshot.workspace.as_ref().and_then(|w| w.syntax(&document.path));
+    kept.filter(|root| usize::from(root.text_range().len()) == document.text.len())
+        .unwrap_or_else(|| nacl_syntax::parse(&document.text).syntax())
 }
 
 /// The outline of a document.

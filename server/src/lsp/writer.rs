@@ -165,7 +165,7 @@ impl Message {
 pub struct Snapshot {
     /// The document, if it is open.
     pub document: Option<Arc<OpenDocument>>,
-    /// The workspace holding it, for reads that need one.
+    /// The workspace holding it, if any (not indexed yet for syntax-level reads).
     pub workspace: Option<LoadedWorkspace>,
     /// How positions count columns.
     pub encoding: Encoding,
@@ -386,7 +386,7 @@ impl Writer {
                     return;
                 }
                 self.flush();
-                self.run_query(&uri, workspace, job);
+                self.run_query(&uri, job);
             }
             Message::QueryAll { job } => {
                 self.flush();
@@ -430,10 +430,12 @@ impl Writer {
     }
 
     /// Runs a read on a snapshot, on a worker.
-    fn run_query(&self, uri: &Uri, workspace: bool, job: Job) {
+    fn run_query(&self, uri: &Uri, job: Job) {
         let document = self.buffers.get(uri).map(|b| b.current.clone());
         let path = self.path_of_document(uri);
-        let workspace = workspace.then(|| self.root_of(&path).map(|i| self.roots[i].workspace.clone())).flatten();
+        // Syntax-level reads get the workspace too when there is one (for its kept syntax trees);
+        // they only do not wait for indexing.
+        let workspace = self.root_of(&path).map(|i| self.roots[i].workspace.clone());
         let snapshot = Snapshot { document, workspace, encoding: self.encoding };
         self.requests.spawn(move || job(snapshot));
     }
@@ -638,7 +640,7 @@ impl Writer {
         }
         self.mark_stale(index);
         for (uri, job) in std::mem::take(&mut self.roots[index].waiting) {
-            self.run_query(&uri, true, job);
+            self.run_query(&uri, job);
         }
     }
 
@@ -704,7 +706,7 @@ impl Writer {
             self.mark_stale(target);
         }
         for (uri, job) in waiting {
-            self.run_query(&uri, true, job);
+            self.run_query(&uri, job);
         }
     }
 
