@@ -151,9 +151,7 @@ impl LoadedWorkspace {
         let env = self.workspace.layout(&self.db).env_of(path);
         let env = env.as_deref();
         let Some(info) = self.type_summary(env, &fragment.id.type_of()) else { return Vec::new() };
-        let merged = crate::db::merged_element(&self.db, self.workspace, env, &fragment.id);
-        let set = |name: &str| merged.as_ref().is_some_and(|m| m.value(name).is_some());
-        let missing: Vec<_> = info.fields.iter().filter(|f| f.required && !f.hidden && !set(&f.name)).collect();
+        let missing = crate::validate::missing_required_fields(&self.db, self.workspace, env, fragment, info);
         let Some((at, indent, before, after)) = body_end(text, fragment.range) else { return Vec::new() };
         let line = |field: &crate::types::FieldInfo| {
             let value = self.value_snippet(env, &Shape::of(&field.type_name), field.restriction.as_ref());

@@ -6,13 +6,13 @@ use crate::{
     db::{file_fragments, merged_element},
     elem_id::{ElemId, IdType, decode_nacl_case},
     fragments::ValueKind,
-    navigation::short_value,
+    navigation::{Symbol, is_file_path, short_value, token_symbol},
     workspace::LoadedWorkspace,
 };
 use nacl_syntax::{
     SyntaxKind::*,
     SyntaxNode, TextRange,
-    ast::{AstNodeExt, Block, Call, StringLit, TopLevelKind},
+    ast::{AstNodeExt, StringLit},
 };
 use std::path::{Path, PathBuf};
 
@@ -65,12 +65,10 @@ impl LoadedWorkspace {
                 continue;
             }
             let Some(parent) = token.parent() else { continue };
-            let id = match parent.kind() {
-                REFERENCE | TEMPLATE => ElemId::parse(token.text()).ok(),
-                LABEL => instance_of_label(&parent),
-                _ => None,
-            };
-            let Some(id) = id else { continue };
+            if !matches!(parent.kind(), REFERENCE | TEMPLATE | LABEL) {
+                continue;
+            }
+            let Some(Symbol::Element(id)) = token_symbol(&token) else { continue };
             let hint =
                 if id.id_type == IdType::Var { self.variable_value(env, &id) } else { self.readable_name(env, &id) };
             if let Some((label, kind)) = hint {
@@ -106,10 +104,9 @@ impl LoadedWorkspace {
     pub fn document_links(&self, path: &Path) -> Vec<DocumentLink> {
         let Some(root) = self.syntax(path) else { return Vec::new() };
         root.descendants()
-            .filter_map(Call::cast)
-            .filter(|call| call.name().is_some_and(|n| n.text() == "file"))
-            .filter_map(|call| {
-                let string = call.syntax().descendants().find_map(StringLit::cast)?;
+            .filter(is_file_path)
+            .filter_map(StringLit::cast)
+            .filter_map(|string| {
                 let target = self.static_file(path, &string.value())?;
                 Some(DocumentLink { range: string_contents(string.syntax()), target })
             })
@@ -122,17 +119,6 @@ impl LoadedWorkspace {
         let Some(file) = self.file(path) else { return Vec::new() };
         file_fragments(&self.db, file).fragments.iter().map(|f| (f.header_range, f.id.clone())).collect()
     }
-}
-
-/// The instance a name label of a top-level instance header defines.
-fn instance_of_label(label: &SyntaxNode) -> Option<ElemId> {
-    let block = Block::cast(label.parent()?)?;
-    let labels = block.label_texts();
-    let is_name = block.labels().nth(1).is_some_and(|l| l.syntax() == label);
-    if !is_name || block.top_level_kind() != TopLevelKind::Instance || labels.len() != 2 {
-        return None;
-    }
-    ElemId::parse(&format!("{}.instance.{}", labels[0], labels[1])).ok()
 }
 
 /// The range inside a string's quotes.

@@ -316,7 +316,7 @@ pub(crate) fn token_symbol(token: &nacl_syntax::SyntaxToken) -> Option<Symbol> {
             let string_parent = parent.parent()?;
             match string_parent.kind() {
                 LABEL => label_symbol(&string_parent),
-                ARG_LIST => file_argument(&parent, &string_parent),
+                ARG_LIST => file_argument(&parent),
                 _ => None,
             }
         }
@@ -428,15 +428,20 @@ fn key_symbol(key: &SyntaxNode) -> Option<Symbol> {
 }
 
 /// The path argument of a `file("...")` call.
-fn file_argument(string: &SyntaxNode, arg_list: &SyntaxNode) -> Option<Symbol> {
-    let call = arg_list.parent().filter(|c| c.kind() == CALL)?;
-    let name = call.children_with_tokens().filter_map(|e| e.into_token()).find(|t| t.kind() == IDENT)?;
-    let first_arg = arg_list.children().next()?;
-    if name.text() != "file" || &first_arg != string {
+fn file_argument(string: &SyntaxNode) -> Option<Symbol> {
+    if !is_file_path(string) {
         return None;
     }
     let value = nacl_syntax::ast::StringLit::cast(string.clone())?.value();
     Some(Symbol::StaticFile(value))
+}
+
+/// Whether a string is the path of a `file("...")` call: the call's first argument.
+pub(crate) fn is_file_path(string: &SyntaxNode) -> bool {
+    let Some(arg_list) = string.parent().filter(|a| a.kind() == ARG_LIST) else { return false };
+    let Some(call) = arg_list.parent().filter(|c| c.kind() == CALL) else { return false };
+    let name = call.children_with_tokens().filter_map(|e| e.into_token()).find(|t| t.kind() == IDENT);
+    name.is_some_and(|n| n.text() == "file") && arg_list.children().next().as_ref() == Some(string)
 }
 
 /// The full element ID of what is at `offset`, as Salto's "Copy Salto Reference" gives it: the

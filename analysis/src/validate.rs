@@ -69,9 +69,7 @@ pub(crate) fn instances(
             }
         }
         out.extend(found);
-        let keys = instance_keys(db, workspace, env, fragment);
-        let required = info.fields.iter().filter(|f| f.required && !f.hidden && !checker.hidden_type(&f.type_name));
-        for field in required.filter(|f| !keys.iter().any(|k| **k == *f.name)) {
+        for field in missing_required_fields(db, workspace, env, fragment, info) {
             out.push(warning(
                 ErrorCode::MissingRequiredField,
                 fragment.header_range,
@@ -135,6 +133,24 @@ fn missing_type<'db>(
 }
 
 /// The top-level keys an instance sets across all its fragments.
+/// The required fields of `info` (the type of `fragment`, an instance) that none of the
+/// instance's fragments sets, leaving out hidden ones (Salto keeps those in its state).
+pub(crate) fn missing_required_fields<'a>(
+    db: &dyn Db,
+    workspace: Workspace,
+    env: Option<&str>,
+    fragment: &Fragment,
+    info: &'a crate::types::TypeInfo,
+) -> Vec<&'a FieldInfo> {
+    let checker = Checker { db, workspace, env };
+    let keys = instance_keys(db, workspace, env, fragment);
+    info.fields
+        .iter()
+        .filter(|f| f.required && !f.hidden && !checker.hidden_type(&f.type_name))
+        .filter(|f| !keys.iter().any(|k| **k == *f.name))
+        .collect()
+}
+
 fn instance_keys(
     db: &dyn Db,
     workspace: Workspace,

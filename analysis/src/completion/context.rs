@@ -1,6 +1,7 @@
 //! Where the cursor is, as completion sees it. Read from the syntax tree and the text of the
 //! line, because a file being typed in is usually broken exactly where the cursor is.
 
+use crate::navigation::is_file_path;
 use nacl_syntax::{
     SyntaxKind::{self, *},
     SyntaxNode, SyntaxToken, TextRange, TextSize,
@@ -200,7 +201,7 @@ fn in_string(token: &SyntaxToken, text: &str, at: usize) -> Option<Option<Cursor
     let typed = inside.to_owned();
     let parent = string.parent()?;
     let context = match parent.kind() {
-        ARG_LIST if is_file_argument(&string, &parent) => Context::File,
+        ARG_LIST if is_file_path(&string) => Context::File,
         ATTRIBUTE | LIST if string.kind() == STRING => {
             let mut place = place_of(&parent)?;
             if parent.kind() == LIST {
@@ -211,13 +212,6 @@ fn in_string(token: &SyntaxToken, text: &str, at: usize) -> Option<Option<Cursor
         _ => return Some(None),
     };
     Some(Some(CursorContext { context, range, typed }))
-}
-
-/// Whether a string is the first argument of a `file(...)` call.
-fn is_file_argument(string: &SyntaxNode, arg_list: &SyntaxNode) -> bool {
-    let Some(call) = arg_list.parent().filter(|c| c.kind() == CALL) else { return false };
-    let name = call.children_with_tokens().filter_map(|e| e.into_token()).find(|t| t.kind() == IDENT);
-    name.is_some_and(|n| n.text() == "file") && arg_list.children().next().as_ref() == Some(string)
 }
 
 /// The innermost body, object or file around `offset`.

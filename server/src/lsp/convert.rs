@@ -127,8 +127,7 @@ pub fn symbol_kind(kind: structure::SymbolKind) -> SymbolKind {
 }
 
 /// The outline of a document, as LSP document symbols.
-pub fn document_symbols(lines: Lines<'_>) -> Vec<DocumentSymbol> {
-    let root = nacl_syntax::parse(lines.text).syntax();
+pub fn document_symbols(root: &nacl_syntax::SyntaxNode, lines: Lines<'_>) -> Vec<DocumentSymbol> {
     fn convert(symbol: &structure::Symbol, lines: Lines<'_>) -> DocumentSymbol {
         #[allow(deprecated)] // `deprecated` is a required field of the type
         DocumentSymbol {
@@ -142,13 +141,12 @@ pub fn document_symbols(lines: Lines<'_>) -> Vec<DocumentSymbol> {
             children: Some(symbol.children.iter().map(|c| convert(c, lines)).collect()),
         }
     }
-    structure::document_symbols(&root).iter().map(|s| convert(s, lines)).collect()
+    structure::document_symbols(root).iter().map(|s| convert(s, lines)).collect()
 }
 
 /// The foldable regions of a document, by line.
-pub fn folding_ranges(lines: Lines<'_>) -> Vec<FoldingRange> {
-    let root = nacl_syntax::parse(lines.text).syntax();
-    structure::folding_ranges(&root, lines.text)
+pub fn folding_ranges(root: &nacl_syntax::SyntaxNode, lines: Lines<'_>) -> Vec<FoldingRange> {
+    structure::folding_ranges(root, lines.text)
         .into_iter()
         .map(|fold| FoldingRange {
             start_line: lines.index.line_col(fold.range.start()).line,

@@ -41,7 +41,7 @@ pub fn hover(snapshot: &Snapshot, position: Position) -> Option<Hover> {
 pub fn element_id(snapshot: &Snapshot, position: Position) -> Option<String> {
     let document = snapshot.document.as_ref()?;
     let offset = document.lines(snapshot.encoding).offset(position);
-    navigation::element_id_at(&nacl_syntax::parse(&document.text).syntax(), offset).map(|id| id.to_string())
+    navigation::element_id_at(&syntax_of(snapshot, document), offset).map(|id| id.to_string())
 }
 
 /// The service URL of the field or element at a position ("Go To Service").
@@ -72,12 +72,14 @@ fn syntax_of(snapshot: &Snapshot, document: &OpenDocument) -> nacl_syntax::Synta
 
 /// The outline of a document.
 pub fn document_symbols(snapshot: &Snapshot) -> Vec<DocumentSymbol> {
-    snapshot.document.as_ref().map(|d| convert::document_symbols(d.lines(snapshot.encoding))).unwrap_or_default()
+    let Some(document) = &snapshot.document else { return Vec::new() };
+    convert::document_symbols(&syntax_of(snapshot, document), document.lines(snapshot.encoding))
 }
 
 /// The foldable regions of a document.
 pub fn folding_ranges(snapshot: &Snapshot) -> Vec<FoldingRange> {
-    snapshot.document.as_ref().map(|d| convert::folding_ranges(d.lines(snapshot.encoding))).unwrap_or_default()
+    let Some(document) = &snapshot.document else { return Vec::new() };
+    convert::folding_ranges(&syntax_of(snapshot, document), document.lines(snapshot.encoding))
 }
 
 /// The edits that format a document, or a range of it.
@@ -135,7 +137,7 @@ pub fn rename(snapshot: &Snapshot, position: Position, new_name: &str) -> Result
 pub fn selection_ranges(snapshot: &Snapshot, positions: &[Position]) -> Vec<SelectionRange> {
     let Some(document) = &snapshot.document else { return Vec::new() };
     let lines = document.lines(snapshot.encoding);
-    let root = nacl_syntax::parse(&document.text).syntax();
+    let root = syntax_of(snapshot, document);
     positions
         .iter()
         .map(|&position| {
