@@ -109,20 +109,22 @@ impl LoadedWorkspace {
         } else if !type_known {
             let found = closest(&id.type_name, types_of(&id.adapter).into_iter());
             found.into_iter().map(|type_name| ElemId { type_name, ..id.clone() }).collect()
+        } else if id.id_type == IdType::Field
+            && let Some(name) = id.name_parts.first()
+        {
+            let key = crate::db::ElementKey::new(&self.db, env.map(str::to_owned), id.type_of());
+            let fields = crate::types::type_info(&self.db, self.workspace, key).iter().flat_map(|t| &t.fields);
+            let found = closest(name, fields.map(|f| f.name.to_string()).collect::<Vec<_>>().into_iter());
+            found.into_iter().map(|found| with_first_name(&id, found)).collect()
         } else if id.id_type == IdType::Instance
             && let Some(name) = id.name_parts.first()
+            // A missing path inside an existing instance is not a misspelt instance name.
+            && !names.instances.get(&id.type_of()).is_some_and(|names| names.contains(name))
         {
             let type_id = id.type_of();
             let in_nacl = names.instances.get(&type_id).into_iter().flatten().cloned();
             let in_state = hidden.and_then(|h| h.instances.get(&type_id)).into_iter().flatten().cloned();
-            closest(name, in_nacl.chain(in_state))
-                .into_iter()
-                .map(|found| {
-                    let mut parts = id.name_parts.clone();
-                    parts[0] = found;
-                    ElemId { name_parts: parts, ..id.clone() }
-                })
-                .collect()
+            closest(name, in_nacl.chain(in_state)).into_iter().map(|found| with_first_name(&id, found)).collect()
         } else {
             Vec::new()
         };
@@ -227,12 +229,21 @@ fn body_end(text: &str, block: TextRange) -> Option<(TextSize, String, &'static 
 }
 
 /// The names closest to `wanted`, when close enough to be a likely typo.
+/// `id` with its first name part (the instance or field name) replaced.
+fn with_first_name(id: &ElemId, name: String) -> ElemId {
+    let mut name_parts = id.name_parts.clone();
+    if let Some(first) = name_parts.first_mut() {
+        *first = name;
+    }
+    ElemId { name_parts, ..id.clone() }
+}
+
 fn closest(wanted: &str, names: impl Iterator<Item = String>) -> Vec<String> {
     let allowed = (wanted.chars().count() / 3).clamp(1, 4);
     let lower = wanted.to_lowercase();
     let mut scored: Vec<(usize, String)> = names
         .filter(|n| n != wanted)
-        .map(|n| (strsim::levenshtein(&lower, &n.to_lowercase()), n))
+        .map(|n| (strsim::osa_distance(&lower, &n.to_lowercase()), n))
         .filter(|(distance, _)| *distance <= allowed)
         .collect();
     scored.sort();

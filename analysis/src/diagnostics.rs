@@ -1,5 +1,6 @@
 //! The diagnostics of one file: syntax errors, conflicts between the fragments of its elements,
-//! references to elements that do not exist, and instance values that do not fit their types.
+//! references to elements or values that do not exist or that lead to themselves, and instance
+//! values that do not fit their types.
 
 use crate::{
     db::{
@@ -8,6 +9,7 @@ use crate::{
     },
     elem_id::{BUILTIN_TYPES, ElemId, IdType, is_container_name},
     fragments::{TemplatePart, Value, ValueKind},
+    resolve::{Resolution, resolve_reference},
 };
 use nacl_syntax::{ErrorCode, Severity, SyntaxError, TextRange};
 use std::path::PathBuf;
@@ -120,7 +122,27 @@ fn references(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: Source
             // to live in the state files.
             None => top.id_type == IdType::Type && !index.adapter_has_types(&top.adapter),
         };
-        if builtin || in_state || element_exists(db, workspace, env, &top) {
+        if builtin || in_state {
+            return;
+        }
+        if element_exists(db, workspace, env, &top) {
+            if id.is_top_level() && id.id_type != IdType::Var {
+                return;
+            }
+            let key = ElementKey::new(db, env.map(str::to_owned), id);
+            let (code, message) = match resolve_reference(db, workspace, key) {
+                Resolution::Resolved => return,
+                Resolution::Missing(what) => {
+                    (ErrorCode::UnresolvedReference, format!("unresolved reference: `{text}` does not exist: {what}"))
+                }
+                Resolution::Circular => (
+                    ErrorCode::CircularReference,
+                    format!(
+                        "circular reference: following the value of `{text}` through references leads back to where it started"
+                    ),
+                ),
+            };
+            out.push(Diagnostic { code, range, message, related: Vec::new() });
             return;
         }
         let what = if top.id_type == IdType::Var { "variable" } else { "element" };

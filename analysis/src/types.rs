@@ -21,6 +21,9 @@ pub struct TypeInfo {
     pub hidden_value: bool,
     /// `_additional_properties = false`: instances may only set declared fields.
     pub closed: bool,
+    /// `_default` is set on the type: Salto fills it into instances that leave a field of this
+    /// type out.
+    pub default: bool,
     /// The fields, in definition order.
     pub fields: Vec<FieldInfo>,
 }
@@ -34,6 +37,8 @@ pub struct FieldInfo {
     pub type_name: Arc<str>,
     /// `_required = true` and no `_default`: instances must set it.
     pub required: bool,
+    /// `_default` is set on the field: Salto fills it into instances that leave it out.
+    pub default: bool,
     /// `_hidden_value` or `_hidden` on the field, or a hidden built-in type: its value lives in
     /// Salto's state, not in NaCl.
     pub hidden: bool,
@@ -79,6 +84,7 @@ pub fn type_info<'db>(db: &'db dyn Db, workspace: Workspace, key: ElementKey<'db
             },
             // Salto fills `_default` into instances before it checks `_required`.
             required: is_true(&field.annotations, "_required") && first_value(&field.annotations, "_default").is_none(),
+            default: first_value(&field.annotations, "_default").is_some(),
             hidden: is_true(&field.annotations, "_hidden_value")
                 || is_true(&field.annotations, "_hidden")
                 || matches!(&*field.type_name, "hidden_string" | "hidden_boolean"),
@@ -94,7 +100,13 @@ pub fn type_info<'db>(db: &'db dyn Db, workspace: Workspace, key: ElementKey<'db
         }
     }
     let closed = matches!(first_value(&merged.values, "_additional_properties"), Some(ValueKind::Bool(false)));
-    Some(TypeInfo { kind: merged.kind.clone(), hidden_value: is_true(&merged.values, "_hidden_value"), closed, fields })
+    Some(TypeInfo {
+        kind: merged.kind.clone(),
+        hidden_value: is_true(&merged.values, "_hidden_value"),
+        closed,
+        default: first_value(&merged.values, "_default").is_some(),
+        fields,
+    })
 }
 
 /// The summary of a type read from Salto's state.
@@ -108,6 +120,7 @@ fn state_type_info(element: &StateElement) -> Option<TypeInfo> {
         kind,
         hidden_value: element.hidden_value,
         closed: element.annotation("_additional_properties") == Some(serde_json::Value::Bool(false)),
+        default: element.annotation("_default").is_some(),
         fields: element.fields.iter().map(state_field_info).collect(),
     })
 }
@@ -120,6 +133,7 @@ fn state_field_info(field: &StateField) -> FieldInfo {
         name: Arc::from(field.name.as_str()),
         type_name: Arc::from(field.type_name.as_str()),
         required: flag("_required") && field.annotation("_default").is_none(),
+        default: field.annotation("_default").is_some(),
         hidden: field.hidden
             || field.hidden_value
             || matches!(field.type_name.as_str(), "hidden_string" | "hidden_boolean"),
@@ -204,7 +218,7 @@ pub fn type_suggestion<'db>(db: &'db dyn Db, workspace: Workspace, key: ElementK
     let allowed = (missing.type_name.chars().count() / 5).clamp(1, 3);
     in_nacl
         .chain(in_state.filter(|t| t.adapter == missing.adapter))
-        .map(|t| (strsim::levenshtein(&t.type_name, &missing.type_name), t))
+        .map(|t| (strsim::osa_distance(&t.type_name, &missing.type_name), t))
         .filter(|(distance, _)| *distance <= allowed)
         .min_by_key(|(distance, t)| (*distance, t.type_name.clone()))
         .map(|(_, t)| t.clone())

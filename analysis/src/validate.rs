@@ -132,9 +132,9 @@ fn missing_type<'db>(
     }
 }
 
-/// The top-level keys an instance sets across all its fragments.
 /// The required fields of `info` (the type of `fragment`, an instance) that none of the
-/// instance's fragments sets, leaving out hidden ones (Salto keeps those in its state).
+/// instance's fragments sets, leaving out hidden ones (Salto keeps those in its state) and those
+/// Salto fills from a `_default` of the field's type.
 pub(crate) fn missing_required_fields<'a>(
     db: &dyn Db,
     workspace: Workspace,
@@ -148,9 +148,11 @@ pub(crate) fn missing_required_fields<'a>(
         .iter()
         .filter(|f| f.required && !f.hidden && !checker.hidden_type(&f.type_name))
         .filter(|f| !keys.iter().any(|k| **k == *f.name))
+        .filter(|f| !checker.fills_default(&f.type_name, 0))
         .collect()
 }
 
+/// The top-level keys an instance sets across all its fragments.
 fn instance_keys(
     db: &dyn Db,
     workspace: Workspace,
@@ -192,6 +194,23 @@ impl Checker<'_> {
         let Ok(id) = ElemId::parse(name) else { return false };
         let key = ElementKey::new(self.db, self.env.map(str::to_owned), id);
         type_info(self.db, self.workspace, key).as_ref().is_some_and(|t| t.hidden_value)
+    }
+
+    /// Whether Salto fills a value of type `name` from defaults into an instance that leaves it
+    /// out: the type has a `_default`, or it is an object type one of whose fields has a
+    /// default (directly or, recursively, through its own type).
+    fn fills_default(&self, name: &str, depth: usize) -> bool {
+        /// Deeper than this, type graphs are assumed to be cycles.
+        const MAX_DEPTH: usize = 8;
+        let Ok(id) = ElemId::parse(name) else { return false };
+        if depth > MAX_DEPTH || !id.is_top_level() || builtin_primitive(name).is_some() {
+            return false;
+        }
+        let key = ElementKey::new(self.db, self.env.map(str::to_owned), id);
+        let Some(info) = type_info(self.db, self.workspace, key) else { return false };
+        info.default
+            || (matches!(info.kind, FragmentKind::Object { .. })
+                && info.fields.iter().any(|f| f.default || self.fills_default(&f.type_name, depth + 1)))
     }
 
     /// What values of type `name` must be.

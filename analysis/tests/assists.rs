@@ -75,6 +75,21 @@ fn did_you_mean_for_unresolved_references() {
 }
 
 #[test]
+fn did_you_mean_for_fields_but_not_for_paths_inside_existing_instances() {
+    check_assists(
+        "crm.Account x {\n  Name = \"x\"\n  a = crm.Account.field.Nmae\n  b = crm.Account.instance.acme.Nmae\n}\n",
+        expect![[r##"
+            # Change to `crm.Account.field.Name` [W0501] (preferred)
+            crm.Account x {
+              Name = "x"
+              a = crm.Account.field.Name
+              b = crm.Account.instance.acme.Nmae
+            }
+        "##]],
+    );
+}
+
+#[test]
 fn missing_required_fields_are_inserted_with_placeholders() {
     check_assists(
         "crm.Account x {\n  Industry = \"Retail\"\n}\n",

@@ -148,6 +148,8 @@ error_codes! {
     UnresolvedReference = "W0501", "unresolved reference";
     /// A reference that is not a legal element ID.
     IllegalReference = "W0502", "illegal reference";
+    /// A reference whose value leads back to itself through references.
+    CircularReference = "W0503", "circular reference";
 
     /// A value whose kind does not fit its field's primitive type.
     InvalidValueType = "W0601", "value of the wrong type";

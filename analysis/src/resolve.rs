@@ -1,0 +1,253 @@
+//! Resolving references past their element: paths into instance values, field annotations,
+//! type annotations and annotation types, and cycles of references whose values are references.
+//!
+//! Salto's rules (section 6.2 of the reference): `T.attr.k.…` is a path into the type's
+//! annotation values, `T.field.f` the field and `T.field.f.k.…` its annotation values,
+//! `T.annotation.k` a declared annotation type (one level only), `T.instance.i.a.0.b` a path into
+//! the instance's values (numeric segments index lists). A reference whose value is itself a
+//! reference (or a template) is followed; one that leads back to itself is circular.
+//!
+//! A path is looked up in the fragments directly: objects merge key by key, so a path exists in
+//! the merged element exactly when it exists in one of its fragments.
+
+use crate::{
+    db::{Db, ElementKey, Workspace, element_exists, element_files, env_state, fragments_of},
+    elem_id::{ElemId, IdType},
+    fragments::{Entry, Fragment, TemplatePart, Value, ValueKind},
+    types::type_info,
+};
+use std::collections::HashSet;
+
+/// What a reference to an existing element leads to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Resolution {
+    /// The value exists, or lies where it cannot be checked (in Salto's state, behind another
+    /// reference, in a `file()`).
+    Resolved,
+    /// The element exists but the rest of the path does not: what is missing, in words.
+    Missing(String),
+    /// Following the reference's value through references leads to a cycle.
+    Circular,
+}
+
+/// Resolves a reference (its environment and ID) whose element exists. Memoized per reference,
+/// so a file's diagnostics only recompute when what its references lead to changes.
+#[salsa::tracked(returns(ref))]
+pub fn resolve_reference<'db>(db: &'db dyn Db, workspace: Workspace, key: ElementKey<'db>) -> Resolution {
+    let env = key.env(db).as_deref();
+    let id = key.id(db);
+    match lookup(db, workspace, env, id) {
+        Lookup::Missing(what) => Resolution::Missing(what),
+        Lookup::Opaque => Resolution::Resolved,
+        Lookup::Found(targets) if leads_to_cycle(db, workspace, env, id, &targets) => Resolution::Circular,
+        Lookup::Found(_) => Resolution::Resolved,
+    }
+}
+
+/// The result of looking a reference up.
+enum Lookup {
+    /// Its value: the references that value consists of (when it is a reference or a template).
+    Found(Vec<ElemId>),
+    /// The path is missing: what is missing, in words.
+    Missing(String),
+    /// The value cannot be looked into (not in NaCl, behind a reference, a built-in type).
+    Opaque,
+}
+
+/// Most references a chain is followed through before it is taken for resolved.
+const MAX_FOLLOWED: usize = 256;
+
+/// Whether following `start`'s value (which consists of the references `targets`) through
+/// references reaches a cycle (Salto marks every reference in a cycle, and every one that leads
+/// into it).
+fn leads_to_cycle(db: &dyn Db, workspace: Workspace, env: Option<&str>, start: &ElemId, targets: &[ElemId]) -> bool {
+    if targets.is_empty() {
+        return false;
+    }
+    /// A reference being followed, and the references of its value still to visit.
+    struct Frame {
+        id: ElemId,
+        next: Vec<ElemId>,
+    }
+    let targets_of = |id: &ElemId| match lookup(db, workspace, env, id) {
+        Lookup::Found(targets) => targets,
+        Lookup::Missing(_) | Lookup::Opaque => Vec::new(),
+    };
+    let mut on_path: HashSet<ElemId> = HashSet::from([start.clone()]);
+    let mut done: HashSet<ElemId> = HashSet::new();
+    let mut stack = vec![Frame { id: start.clone(), next: targets.to_vec() }];
+    while let Some(frame) = stack.last_mut() {
+        let Some(next) = frame.next.pop() else {
+            let finished = frame.id.clone();
+            stack.pop();
+            on_path.remove(&finished);
+            done.insert(finished);
+            continue;
+        };
+        if on_path.contains(&next) {
+            return true;
+        }
+        if done.contains(&next) || done.len() + stack.len() > MAX_FOLLOWED {
+            continue;
+        }
+        on_path.insert(next.clone());
+        let next_targets = targets_of(&next);
+        stack.push(Frame { id: next, next: next_targets });
+    }
+    false
+}
+
+/// Looks up what `id` names in the fragments of its element.
+fn lookup(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &ElemId) -> Lookup {
+    let (top, path) = id.top_level();
+    if !element_exists(db, workspace, env, &top) {
+        return Lookup::Opaque;
+    }
+    let fragments: Vec<&Fragment> =
+        element_files(db, workspace, env, &top).into_iter().flat_map(|file| fragments_of(db, file, &top)).collect();
+    let values = || fragments.iter().flat_map(|f| &f.values);
+    // The values the path is looked up in, the path there, and what holds them (for messages).
+    let (found, looked_up, holder) = match (top.id_type, path.split_first()) {
+        (IdType::Var, _) => return found(values().map(|e| &e.value)),
+        (IdType::Instance, None) => return Lookup::Found(Vec::new()),
+        (IdType::Instance, Some(_)) => {
+            (find_path(values(), &path), &path[..], format!("instance `{top}` has no value"))
+        }
+        (IdType::Type, Some((kind, rest))) => match (kind.as_str(), rest.split_first()) {
+            ("attr", Some(_)) => (find_path(values(), rest), rest, format!("type `{top}` has no annotation value")),
+            ("field", Some((name, annotation_path))) => {
+                let defs: Vec<_> = fragments.iter().flat_map(|f| &f.fields).filter(|d| *d.name == **name).collect();
+                if defs.is_empty() {
+                    let missing = format!("type `{top}` has no field `{name}`");
+                    return hidden_or_missing(db, workspace, env, &top, &path, missing);
+                }
+                if annotation_path.is_empty() {
+                    return Lookup::Found(Vec::new());
+                }
+                let annotations = defs.iter().flat_map(|d| &d.annotations);
+                (
+                    find_path(annotations, annotation_path),
+                    annotation_path,
+                    format!("field `{name}` of `{top}` has no annotation value"),
+                )
+            }
+            ("annotation", Some((name, deeper))) => {
+                let declared = fragments.iter().flat_map(|f| &f.annotation_types).any(|d| *d.name == **name);
+                return match (declared, deeper.is_empty()) {
+                    (true, true) => Lookup::Found(Vec::new()),
+                    (true, false) => Lookup::Missing(format!(
+                        "`{top}.annotation.{name}` names an annotation type, which has no values to look into"
+                    )),
+                    (false, _) => Lookup::Missing(format!("type `{top}` declares no annotation type `{name}`")),
+                };
+            }
+            _ => return Lookup::Opaque,
+        },
+        _ => return Lookup::Opaque,
+    };
+    match found {
+        PathLookup::Found(values) => self::found(values.into_iter()),
+        PathLookup::Opaque => Lookup::Opaque,
+        PathLookup::Missing(depth) => {
+            let shown = looked_up[..=depth].join(".");
+            hidden_or_missing(db, workspace, env, &top, &path, format!("{holder} at `{shown}`"))
+        }
+    }
+}
+
+/// A missing path, unless Salto's state (or a hidden field, or a `_default`) provides it.
+fn hidden_or_missing(
+    db: &dyn Db,
+    workspace: Workspace,
+    env: Option<&str>,
+    top: &ElemId,
+    path: &[String],
+    missing: String,
+) -> Lookup {
+    if provided_elsewhere(db, workspace, env, top, path) { Lookup::Opaque } else { Lookup::Missing(missing) }
+}
+
+/// Whether a path NaCl lacks is provided by Salto's state, a hidden field or a `_default`.
+fn provided_elsewhere(db: &dyn Db, workspace: Workspace, env: Option<&str>, top: &ElemId, path: &[String]) -> bool {
+    /// Instance annotations whose values Salto keeps in its state.
+    const SERVICE_MANAGED: [&str; 5] = ["_service_url", "_created_by", "_created_at", "_changed_by", "_changed_at"];
+    let Some(first) = path.first() else { return false };
+    let state = env_state(db, workspace, env).filter(|s| s.has_account(&top.adapter));
+    if let Some(element) = state.and_then(|s| s.element(top)) {
+        let in_state = match (top.id_type, path) {
+            (IdType::Instance, _) => element.hidden_values.iter().any(|(hidden, _)| hidden.first() == Some(first)),
+            (IdType::Type, [kind, name, ..]) if kind == "attr" => element.annotation(name).is_some(),
+            (IdType::Type, [kind, name, ..]) if kind == "field" => element.field(name).is_some(),
+            _ => false,
+        };
+        if in_state {
+            return true;
+        }
+    }
+    if top.id_type != IdType::Instance {
+        return false;
+    }
+    if SERVICE_MANAGED.contains(&first.as_str()) {
+        return true;
+    }
+    let key = ElementKey::new(db, env.map(str::to_owned), top.type_of());
+    type_info(db, workspace, key)
+        .as_ref()
+        .is_some_and(|info| info.hidden_value || info.field(first).is_some_and(|field| field.hidden || field.default))
+}
+
+/// The result of following a path through values.
+enum PathLookup<'a> {
+    /// The values at the end of the path (one per fragment that sets it).
+    Found(Vec<&'a Value>),
+    /// The segment at this index does not exist.
+    Missing(usize),
+    /// The path goes through a value that cannot be looked into.
+    Opaque,
+}
+
+/// Follows `path` (object keys and list indices) from the entries of several fragments.
+fn find_path<'a>(entries: impl Iterator<Item = &'a Entry>, path: &[String]) -> PathLookup<'a> {
+    let Some((first, rest)) = path.split_first() else { return PathLookup::Opaque };
+    let mut current: Vec<&Value> = entries.filter(|e| *e.key == **first).map(|e| &e.value).collect();
+    if current.is_empty() {
+        return PathLookup::Missing(0);
+    }
+    for (at, segment) in rest.iter().enumerate() {
+        let mut next = Vec::new();
+        for value in current {
+            match &value.kind {
+                ValueKind::Object(entries) => {
+                    next.extend(entries.iter().filter(|e| *e.key == **segment).map(|e| &e.value));
+                }
+                ValueKind::List(items) => next.extend(segment.parse::<usize>().ok().and_then(|i| items.get(i))),
+                ValueKind::Reference(_) | ValueKind::Template(_) | ValueKind::File { .. } | ValueKind::Invalid => {
+                    return PathLookup::Opaque;
+                }
+                ValueKind::String(_) | ValueKind::Number(_) | ValueKind::Bool(_) => {}
+            }
+        }
+        if next.is_empty() {
+            return PathLookup::Missing(at + 1);
+        }
+        current = next;
+    }
+    PathLookup::Found(current)
+}
+
+/// A found value: the references it consists of, when it is a reference or a template.
+fn found<'a>(mut values: impl Iterator<Item = &'a Value>) -> Lookup {
+    let Some(value) = values.next() else { return Lookup::Opaque };
+    let targets = match &value.kind {
+        ValueKind::Reference(reference) => ElemId::parse(&reference.text).into_iter().collect(),
+        ValueKind::Template(parts) => parts
+            .iter()
+            .filter_map(|part| match part {
+                TemplatePart::Reference(reference) => ElemId::parse(&reference.text).ok(),
+                TemplatePart::Text(_) => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    Lookup::Found(targets)
+}
