@@ -1,5 +1,7 @@
 //! Incrementality: editing a value inside one instance recomputes that file's parse, fragments
-//! and merged element, and nothing that belongs to other files or to the whole workspace.
+//! and merged element, and nothing that belongs to other files or to the whole workspace; a
+//! reference into an edited value is resolved again, and its file checked again only when that
+//! changes the answer.
 
 use nacl_analysis::{
     db::{RootDatabase, SourceFile, Workspace},
@@ -47,4 +49,34 @@ fn editing_a_value_recomputes_only_its_file() {
     assert_eq!(count(&second, "element_index"), 0, "the element index is kept: {second:#?}");
     assert_eq!(count(&second, "element_conflicts"), 1, "only the edited element is merged again: {second:#?}");
     assert_eq!(count(&second, "file_diagnostics"), 1, "only the edited file's diagnostics are recomputed: {second:#?}");
+}
+
+#[test]
+fn a_reference_into_an_edited_value_is_resolved_again_without_rechecking_its_file() {
+    let (mut db, log) = RootDatabase::with_execution_log();
+    let texts = [
+        ("a.nacl", "salto.t a {\n  name = \"A\"\n}\n"),
+        ("c.nacl", "salto.t c {\n  ref = salto.t.instance.a.name\n}\n"),
+    ];
+    let files: Vec<SourceFile> = texts
+        .iter()
+        .map(|(path, text)| SourceFile::new(&db, PathBuf::from(format!("/ws/{path}")), Arc::from(*text)))
+        .collect();
+    let layout = Layout { root: PathBuf::from("/ws"), envs: Vec::new(), current_env: None };
+    let workspace =
+        Workspace::new(&db, layout, files.clone(), Vec::new(), nacl_analysis::state::WorkspaceState::none());
+    assert!(file_diagnostics(&db, workspace, files[1]).is_empty());
+    log.lock().expect("log").clear();
+
+    // Another value for `name`: the reference still resolves, so `c.nacl` is not checked again.
+    files[0].set_text(&mut db).to(Arc::from("salto.t a {\n  name = \"Edited\"\n}\n"));
+    assert!(file_diagnostics(&db, workspace, files[1]).is_empty());
+    let second = std::mem::take(&mut *log.lock().expect("log"));
+    assert_eq!(count(&second, "resolve_reference"), 1, "{second:#?}");
+    assert_eq!(count(&second, "file_diagnostics"), 0, "{second:#?}");
+
+    // `name` removed: the reference no longer resolves.
+    files[0].set_text(&mut db).to(Arc::from("salto.t a {\n  title = \"A\"\n}\n"));
+    let codes: Vec<&str> = file_diagnostics(&db, workspace, files[1]).iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, ["W0501"]);
 }
