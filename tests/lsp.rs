@@ -563,3 +563,139 @@ fn code_actions_inlay_hints_links_and_reference_lenses() {
     assert!(resolved["command"]["title"].as_str().unwrap_or_default().ends_with("references"), "{resolved}");
     client.shutdown();
 }
+
+/// The `kind` and diagnostic codes of a pulled report.
+fn pulled(report: &Value) -> (String, Vec<String>) {
+    let items = report["items"].as_array().cloned().unwrap_or_default();
+    (report["kind"].as_str().unwrap_or_default().to_owned(), codes(&items))
+}
+
+#[test]
+fn diagnostics_are_pulled_when_the_client_pulls_them() {
+    let dir = scratch("pull");
+    std::fs::write(dir.join("types.nacl"), "type salto.t {\n  string name {\n  }\n}\n").expect("write");
+    let closed = dir.join("closed.nacl");
+    std::fs::write(&closed, "salto.t c {\n  other = salto.t.instance.nope\n}\n").expect("write");
+    let opened = dir.join("open.nacl");
+    let duplicate = "salto.t a {\n  name = \"x\"\n  name = \"y\"\n}\n";
+    std::fs::write(&opened, duplicate).expect("write");
+    let (closed_uri, open_uri) = (uri(&closed), uri(&opened));
+    let mut client = start();
+    let capabilities = client.initialize(
+        json!(uri(&dir)),
+        json!({ "textDocument": { "diagnostic": {} }, "workspace": { "diagnostics": { "refreshSupport": true } } }),
+    );
+    assert_eq!(capabilities["diagnosticProvider"]["identifier"], "nacl");
+    assert_eq!(capabilities["diagnosticProvider"]["workspaceDiagnostics"], true);
+
+    // Until the client pulls the workspace, closed files are pushed as before (a client may pull
+    // only open documents); a file opened loses what was pushed for it, and is pulled.
+    let mut pushed = std::collections::BTreeMap::new();
+    while pushed.len() < 2 {
+        let m = client.wait_for(|m| m["method"] == "textDocument/publishDiagnostics");
+        let diagnostics = m["params"]["diagnostics"].as_array().cloned().unwrap_or_default();
+        pushed.insert(m["params"]["uri"].as_str().unwrap_or_default().to_owned(), codes(&diagnostics));
+    }
+    assert_eq!(pushed[&open_uri], ["E0315"]);
+    assert_eq!(pushed[&closed_uri], ["W0501"]);
+    client.open(&open_uri, 1, duplicate);
+    assert_eq!(client.any_diagnostics(&open_uri), Vec::<Value>::new());
+    let report = client.request("textDocument/diagnostic", json!({ "textDocument": { "uri": open_uri } }));
+    assert_eq!(pulled(&report), ("full".to_owned(), vec!["E0315".to_owned()]));
+    let result_id = report["resultId"].clone();
+    let again = client.request(
+        "textDocument/diagnostic",
+        json!({ "textDocument": { "uri": open_uri }, "previousResultId": result_id }),
+    );
+    assert_eq!((again["kind"].clone(), again["resultId"].clone()), (json!("unchanged"), result_id));
+
+    // The workspace pulled: every file with diagnostics is reported, and what was pushed goes.
+    let report = client.request("workspace/diagnostic", json!({ "previousResultIds": [] }));
+    let items = report["items"].as_array().cloned().unwrap_or_default();
+    let of = |uri: &str| items.iter().find(|i| i["uri"] == uri).cloned().unwrap_or(Value::Null);
+    assert_eq!(pulled(&of(&closed_uri)), ("full".to_owned(), vec!["W0501".to_owned()]));
+    let previous = json!([{ "uri": closed_uri, "value": of(&closed_uri)["resultId"] }]);
+    // The clearing push may come before or after the answer.
+    let is_push = |m: &Value| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == closed_uri;
+    let cleared = client.received.iter().rfind(|m| is_push(m)).is_some_and(|m| m["params"]["diagnostics"] == json!([]));
+    if !cleared {
+        assert_eq!(client.any_diagnostics(&closed_uri), Vec::<Value>::new());
+    }
+    let unchanged = client.request("workspace/diagnostic", json!({ "previousResultIds": previous }));
+    assert_eq!(unchanged["items"].as_array().map(|i| i.iter().filter(|i| i["uri"] == closed_uri).count()), Some(1));
+    assert!(
+        unchanged["items"]
+            .as_array()
+            .is_some_and(|i| i.iter().any(|i| i["uri"] == closed_uri && i["kind"] == "unchanged"))
+    );
+
+    // Fixed on disk: the server asks the client to pull again, and the report clears the file.
+    let pushed_before = client.received.len();
+    std::fs::write(&closed, "salto.t c {\n  other = salto.t.instance.a\n}\n").expect("write");
+    client.notify("workspace/didChangeWatchedFiles", json!({ "changes": [{ "uri": closed_uri, "type": 2 }] }));
+    client.wait_for(|m| m["method"] == "workspace/diagnostic/refresh");
+    let report = client.request("workspace/diagnostic", json!({ "previousResultIds": previous }));
+    let items = report["items"].as_array().cloned().unwrap_or_default();
+    let cleared = items.iter().find(|i| i["uri"] == closed_uri).cloned().unwrap_or(Value::Null);
+    assert_eq!(pulled(&cleared), ("full".to_owned(), Vec::new()));
+
+    // An edit that fixes the open document shows in its next pull; nothing is pushed for it.
+    let end = json!({ "line": 3, "character": 0 });
+    let start_of_dup = json!({ "line": 2, "character": 0 });
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": open_uri, "version": 2 }, "contentChanges": [{ "range": { "start": start_of_dup, "end": end }, "text": "" }] }),
+    );
+    let report = client.request("textDocument/diagnostic", json!({ "textDocument": { "uri": open_uri } }));
+    assert_eq!(pulled(&report), ("full".to_owned(), Vec::new()));
+    let pushed: Vec<_> =
+        client.received[pushed_before..].iter().filter(|m| m["method"] == "textDocument/publishDiagnostics").collect();
+    assert!(pushed.is_empty(), "nothing is pushed once the client pulls: {pushed:?}");
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn requests_cancelled_mid_flight_by_the_client_or_by_an_edit() {
+    let dir = scratch("cancel");
+    let file = dir.join("a.nacl");
+    let text = "salto.t a {\n  x = 1\n}\n";
+    std::fs::write(&file, text).expect("write");
+    let file_uri = uri(&file);
+    let mut client = Client::start_with_env(env!("CARGO_BIN_EXE_nacl-ls"), &[("NACL_LS_TEST_HOOKS", "1")]);
+    client.initialize(json!(uri(&dir)), json!({}));
+    client.open(&file_uri, 1, text);
+    // A request that runs until cancelled: the server says when it is running.
+    let in_flight = |client: &mut Client| {
+        let id = client.next_id;
+        client.next_id += 1;
+        let params = json!({ "uri": file_uri });
+        client.send(json!({ "jsonrpc": "2.0", "id": id, "method": "nacl/testWaitForCancel", "params": params }));
+        client.wait_for(|m| {
+            m["method"] == "window/logMessage"
+                && m["params"]["message"].as_str().is_some_and(|s| s.contains("waiting for cancellation"))
+        });
+        id
+    };
+
+    // `$/cancelRequest` while it runs: answered as cancelled.
+    let id = in_flight(&mut client);
+    client.notify("$/cancelRequest", json!({ "id": id }));
+    let answer = client.wait_for(|m| m["id"] == id);
+    assert_eq!(answer["error"]["code"], -32800, "{answer}");
+
+    // An edit while it runs: answered as overtaken by the edit (`ContentModified`), and the edit
+    // is applied.
+    let id = in_flight(&mut client);
+    let at = json!({ "line": 1, "character": 6 });
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": file_uri, "version": 2 }, "contentChanges": [{ "range": { "start": at, "end": at }, "text": "2" }] }),
+    );
+    let answer = client.wait_for(|m| m["id"] == id);
+    assert_eq!(answer["error"]["code"], -32801, "{answer}");
+    let document = client.request("nacl/documentText", json!({ "uri": file_uri }));
+    assert_eq!(document, json!({ "version": 2, "text": "salto.t a {\n  x = 21\n}\n" }));
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}

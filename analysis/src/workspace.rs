@@ -283,6 +283,12 @@ impl LoadedWorkspace {
         self.file(path).map(|f| f.text(&self.db).clone())
     }
 
+    /// Unwinds (with a payload [`is_cancellation`] recognises) if a write has overtaken this
+    /// snapshot: for long reads that do not otherwise ask the database.
+    pub fn unwind_if_cancelled(&self) {
+        salsa::Database::unwind_if_revision_cancelled(&self.db);
+    }
+
     /// The syntax tree of the file at `path` (kept for the files editors ask about most).
     pub fn syntax(&self, path: &Path) -> Option<nacl_syntax::SyntaxNode> {
         self.file(path).map(|f| crate::db::parse(&self.db, f).syntax())

@@ -21,16 +21,24 @@ pub struct Client {
     pub configuration: Value,
     /// The URIs the server asked the client to open with `window/showDocument`.
     pub shown: Vec<String>,
+    /// Every notification and request the server sent, in order.
+    pub received: Vec<Value>,
 }
 
 impl Client {
     /// Starts `binary serve`. Its log goes to the file `NACL_LS_TEST_LOG` names, if set.
     pub fn start(binary: &str) -> Client {
+        Client::start_with_env(binary, &[])
+    }
+
+    /// Starts `binary serve` with more environment variables.
+    pub fn start_with_env(binary: &str, env: &[(&str, &str)]) -> Client {
         let log = std::env::var_os("NACL_LS_TEST_LOG")
             .and_then(|path| std::fs::OpenOptions::new().create(true).append(true).open(path).ok())
             .map_or_else(Stdio::null, Stdio::from);
         let mut child = Command::new(binary)
             .arg("serve")
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(log)
@@ -65,7 +73,15 @@ impl Client {
                 }
             }
         });
-        Client { child, stdin, messages, next_id: 1, configuration: Value::Null, shown: Vec::new() }
+        Client {
+            child,
+            stdin,
+            messages,
+            next_id: 1,
+            configuration: Value::Null,
+            shown: Vec::new(),
+            received: Vec::new(),
+        }
     }
 
     /// Sends one message.
@@ -125,6 +141,9 @@ impl Client {
             let Ok(message) = self.messages.recv_timeout(Duration::from_secs(10)) else {
                 panic!("no answer from the server in time at {}", std::panic::Location::caller())
             };
+            if message.get("method").is_some() {
+                self.received.push(message.clone());
+            }
             if message.get("method").is_some()
                 && let Some(id) = message.get("id")
             {

@@ -2,9 +2,9 @@
 //! the writer runs on a snapshot, on a worker thread.
 
 use super::{
-    convert, requests,
+    convert, pull, requests,
     settings::Settings,
-    writer::{Message, Snapshot, panic_message},
+    writer::{Message, PullSupport, Snapshot, WorkspacesSnapshot, panic_message},
 };
 use crate::line_index::Encoding;
 use nacl_analysis::workspace::is_cancellation;
@@ -29,6 +29,18 @@ pub const GO_TO_SERVICE: &str = "nacl.goToService";
 /// (`{ "uri": ... }` → `{ "version", "text" }`, or null when it is not open): for bug reports and
 /// for tests proving that no edit was lost or misapplied.
 pub const DOCUMENT_TEXT: &str = "nacl/documentText";
+
+/// A request for tests, served only when the environment variable [`TEST_HOOKS_ENV`] is `1`:
+/// it runs on a snapshot like every read and does not finish until it is cancelled, by
+/// `$/cancelRequest` or by an edit. Once it runs, the server logs [`TEST_WAITING`] to the client,
+/// so a test knows the request is in flight before it cancels it.
+pub const TEST_WAIT_FOR_CANCEL: &str = "nacl/testWaitForCancel";
+
+/// The environment variable that turns on requests for tests.
+pub const TEST_HOOKS_ENV: &str = "NACL_LS_TEST_HOOKS";
+
+/// What the server logs once a [`TEST_WAIT_FOR_CANCEL`] request runs.
+pub const TEST_WAITING: &str = "nacl-ls test hook: waiting for cancellation";
 
 /// How long the server waits for the client to answer its own requests (configuration, registration).
 const CLIENT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -95,6 +107,23 @@ impl Backend {
             let _ = reply.send(result.map_err(|payload| failure(&*payload)));
         });
         self.send(Message::Query { uri, workspace, job })?;
+        answer.await.map_err(|_| Error::internal_error())?
+    }
+
+    /// Runs `read` on a snapshot of every workspace (only of those indexed, if `indexed_only`) on
+    /// a worker thread, like [`Backend::query`].
+    async fn query_all<T: Send + 'static>(
+        &self,
+        indexed_only: bool,
+        read: impl FnOnce(&WorkspacesSnapshot) -> T + Send + 'static,
+    ) -> Result<T> {
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        let job = Box::new(move |snapshot: WorkspacesSnapshot| {
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read(&snapshot)));
+            drop(snapshot);
+            let _ = reply.send(result.map_err(|payload| failure(&*payload)));
+        });
+        self.send(Message::QueryAll { indexed_only, job })?;
         answer.await.map_err(|_| Error::internal_error())?
     }
 
@@ -178,8 +207,17 @@ fn to_path(uri: &Uri) -> Option<PathBuf> {
     uri.to_file_path().map(|p| p.into_owned())
 }
 
-fn server_capabilities(encoding: Encoding) -> ServerCapabilities {
+/// What the server offers; diagnostics are offered for pulling when the client pulls them.
+fn server_capabilities(encoding: Encoding, pull_diagnostics: bool) -> ServerCapabilities {
     ServerCapabilities {
+        diagnostic_provider: pull_diagnostics.then(|| {
+            DiagnosticServerCapabilities::Options(DiagnosticOptions {
+                identifier: Some("nacl".to_owned()),
+                inter_file_dependencies: true,
+                workspace_diagnostics: true,
+                work_done_progress_options: WorkDoneProgressOptions::default(),
+            })
+        }),
         position_encoding: Some(match encoding {
             Encoding::Utf8 => PositionEncodingKind::UTF8,
             Encoding::Utf16 => PositionEncodingKind::UTF16,
@@ -253,6 +291,37 @@ impl Backend {
         id
     }
 
+    /// Answers [`TEST_WAIT_FOR_CANCEL`]: waits on a snapshot until cancelled.
+    pub async fn wait_for_cancel(&self, params: TextDocumentIdentifier) -> Result<()> {
+        /// Tells the read when the request is dropped (cancelled by the client).
+        struct Abandoned(std::sync::Arc<std::sync::atomic::AtomicBool>);
+        impl Drop for Abandoned {
+            fn drop(&mut self) {
+                self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+            }
+        }
+        let abandoned = Abandoned(std::sync::Arc::default());
+        let flag = abandoned.0.clone();
+        let (started, running) = tokio::sync::oneshot::channel::<()>();
+        let wait = self.query(params.uri, true, move |s| {
+            let _ = started.send(());
+            while !flag.load(std::sync::atomic::Ordering::SeqCst) {
+                if let Some(workspace) = &s.workspace {
+                    workspace.unwind_if_cancelled();
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        });
+        tokio::pin!(wait);
+        tokio::select! {
+            answer = &mut wait => return answer,
+            _ = running => self.client.log_message(MessageType::INFO, TEST_WAITING).await,
+        }
+        let answer = wait.await;
+        drop(abandoned);
+        answer
+    }
+
     /// Answers a malformed request (replaced by the input guard) with `InvalidRequest`.
     pub async fn invalid_request(&self) -> Result<()> {
         Err(Error::invalid_request())
@@ -297,15 +366,19 @@ impl LanguageServer for Backend {
                 .unwrap_or(false),
         });
         let progress = capabilities.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false);
+        let pull = PullSupport {
+            documents: capabilities.text_document.as_ref().is_some_and(|t| t.diagnostic.is_some()),
+            refresh: workspace.and_then(|w| w.diagnostics.as_ref()).and_then(|d| d.refresh_support).unwrap_or(false),
+        };
         let (settings, problem) =
             Settings::from_json(params.initialization_options.as_ref().unwrap_or(&serde_json::Value::Null));
         if let Some(problem) = problem {
             tracing::warn!("{problem}");
         }
         self.reference_lenses.store(settings.code_lens.references, std::sync::atomic::Ordering::Relaxed);
-        self.send(Message::Initialize { roots, encoding, settings, progress })?;
+        self.send(Message::Initialize { roots, encoding, settings, progress, pull })?;
         Ok(InitializeResult {
-            capabilities: server_capabilities(encoding),
+            capabilities: server_capabilities(encoding, pull.documents),
             server_info: Some(ServerInfo {
                 name: "nacl-ls".to_owned(),
                 version: Some(env!("CARGO_PKG_VERSION").to_owned()),
@@ -551,17 +624,22 @@ impl LanguageServer for Backend {
     }
 
     async fn symbol(&self, params: WorkspaceSymbolParams) -> Result<Option<WorkspaceSymbolResponse>> {
-        let (reply, answer) = tokio::sync::oneshot::channel();
         let query = params.query;
-        let job = Box::new(move |workspaces: Vec<nacl_analysis::workspace::LoadedWorkspace>, encoding| {
-            let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                requests::workspace_symbols(&workspaces, &query, encoding)
-            }));
-            drop(workspaces);
-            let _ = reply.send(found.map_err(|payload| failure(&*payload)));
-        });
-        self.send(Message::QueryAll { job })?;
-        let found = answer.await.map_err(|_| Error::internal_error())??;
+        let found =
+            self.query_all(false, move |s| requests::workspace_symbols(&s.workspaces, &query, s.encoding)).await?;
         Ok(Some(WorkspaceSymbolResponse::Nested(found)))
+    }
+
+    async fn diagnostic(&self, params: DocumentDiagnosticParams) -> Result<DocumentDiagnosticReportResult> {
+        let previous = params.previous_result_id;
+        let report = self.query(params.text_document.uri, true, move |s| pull::document_report(s, previous)).await?;
+        Ok(DocumentDiagnosticReportResult::Report(report))
+    }
+
+    async fn workspace_diagnostic(&self, params: WorkspaceDiagnosticParams) -> Result<WorkspaceDiagnosticReportResult> {
+        self.send(Message::WorkspacePulled)?;
+        let previous = params.previous_result_ids;
+        let report = self.query_all(true, move |s| pull::workspace_report(s, &previous)).await?;
+        Ok(WorkspaceDiagnosticReportResult::Report(report))
     }
 }

@@ -16,6 +16,7 @@ mod document;
 mod framing;
 mod logging;
 mod outgoing;
+mod pull;
 mod requests;
 mod settings;
 mod writer;
@@ -30,13 +31,16 @@ pub fn serve() -> std::io::Result<ExitCode> {
         let (outgoing, outgoing_rx) = tokio::sync::mpsc::unbounded_channel();
         let log_level = logging::init(outgoing.clone());
         let writer = writer::spawn(outgoing, log_level)?;
-        let (service, socket) = LspService::build(move |client| {
+        let mut service = LspService::build(move |client| {
             tokio::spawn(outgoing::run(client.clone(), outgoing_rx));
             backend::Backend::new(client, writer)
         })
         .custom_method(backend::DOCUMENT_TEXT, backend::Backend::document_text)
-        .custom_method(framing::INVALID_REQUEST, backend::Backend::invalid_request)
-        .finish();
+        .custom_method(framing::INVALID_REQUEST, backend::Backend::invalid_request);
+        if std::env::var(backend::TEST_HOOKS_ENV).is_ok_and(|v| v == "1") {
+            service = service.custom_method(backend::TEST_WAIT_FOR_CANCEL, backend::Backend::wait_for_cancel);
+        }
+        let (service, socket) = service.finish();
         // Malformed input would stop tower-lsp-server from reading any further: guard it.
         let (guarded, input) = tokio::io::duplex(1 << 16);
         tokio::spawn(async move {

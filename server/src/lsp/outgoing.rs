@@ -41,6 +41,10 @@ pub enum Outgoing {
         /// When the job started.
         generation: u64,
     },
+    /// Clears what was pushed for a document, if anything (its diagnostics are pulled from now on).
+    Clear(Uri),
+    /// Asks the client to pull diagnostics again (`workspace/diagnostic/refresh`).
+    Refresh,
     /// Starts a progress report (only sent when the client supports work-done progress).
     ProgressBegin {
         /// The report's token.
@@ -103,6 +107,19 @@ pub async fn run(client: Client, mut messages: UnboundedReceiver<Outgoing>) {
                 for uri in cleared {
                     publish(&client, &mut published, uri, None, Vec::new(), generation).await;
                 }
+            }
+            Outgoing::Clear(uri) => {
+                if published.get(&uri).is_some_and(|p| !p.diagnostics.is_empty()) {
+                    let generation = published.get(&uri).map_or(0, |p| p.generation);
+                    publish(&client, &mut published, uri, None, Vec::new(), generation).await;
+                }
+            }
+            Outgoing::Refresh => {
+                // Not awaited here: the client's answer must not hold up what is queued behind.
+                let client = client.clone();
+                tokio::spawn(async move {
+                    let _ = tokio::time::timeout(Duration::from_secs(5), client.workspace_diagnostic_refresh()).await;
+                });
             }
             Outgoing::ProgressBegin { token, title } => {
                 let token = NumberOrString::String(token);

@@ -54,7 +54,12 @@ pub enum Message {
         settings: Settings,
         /// Whether the client shows work-done progress.
         progress: bool,
+        /// How the client wants diagnostics.
+        pull: PullSupport,
     },
+    /// The client pulls the diagnostics of the whole workspace (`workspace/diagnostic`): closed
+    /// files' diagnostics are no longer pushed.
+    WorkspacePulled,
     /// A document was opened.
     Open {
         /// The document.
@@ -103,10 +108,12 @@ pub enum Message {
         /// The read.
         job: Job,
     },
-    /// Run a read on a snapshot of every workspace (workspace symbols).
+    /// Run a read on a snapshot of every workspace (workspace symbols, workspace diagnostics).
     QueryAll {
+        /// Whether workspaces still being indexed are left out.
+        indexed_only: bool,
         /// The read.
-        job: Box<dyn FnOnce(Vec<LoadedWorkspace>, Encoding) + Send>,
+        job: Box<dyn FnOnce(WorkspacesSnapshot) + Send>,
     },
     /// A workspace finished loading (from its loader thread).
     Indexed {
@@ -143,6 +150,7 @@ impl Message {
         match self {
             Message::Initialize { .. } => "initialize",
             Message::Initialized => "initialized",
+            Message::WorkspacePulled => "workspace pulled",
             Message::Open { .. } => "open",
             Message::Change { .. } => "change",
             Message::Close { .. } => "close",
@@ -161,6 +169,15 @@ impl Message {
     }
 }
 
+/// How the client wants diagnostics, from its capabilities.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct PullSupport {
+    /// It pulls the diagnostics of open documents (`textDocument/diagnostic`): they are not pushed.
+    pub documents: bool,
+    /// It pulls again when asked to (`workspace/diagnostic/refresh`).
+    pub refresh: bool,
+}
+
 /// What a read sees: the document and the workspace as they were when the request arrived.
 pub struct Snapshot {
     /// The document, if it is open.
@@ -169,6 +186,18 @@ pub struct Snapshot {
     pub workspace: Option<LoadedWorkspace>,
     /// How positions count columns.
     pub encoding: Encoding,
+    /// The settings (which diagnostics are shown).
+    pub settings: Arc<Settings>,
+}
+
+/// What a read of every workspace sees.
+pub struct WorkspacesSnapshot {
+    /// The workspaces.
+    pub workspaces: Vec<LoadedWorkspace>,
+    /// How positions count columns.
+    pub encoding: Encoding,
+    /// The settings.
+    pub settings: Arc<Settings>,
 }
 
 /// An open document's text at one version.
@@ -209,6 +238,8 @@ pub fn spawn(
         encoding: Encoding::Utf16,
         settings: Arc::default(),
         progress: false,
+        pull: PullSupport::default(),
+        workspace_pulled: false,
         roots: Vec::new(),
         folders: Vec::new(),
         buffers: HashMap::new(),
@@ -261,6 +292,9 @@ struct Writer {
     encoding: Encoding,
     settings: Arc<Settings>,
     progress: bool,
+    pull: PullSupport,
+    /// Whether the client has pulled the workspace's diagnostics (so they are not pushed).
+    workspace_pulled: bool,
     roots: Vec<Root>,
     /// The workspace folders, from `initialize` until `initialized` starts indexing them.
     folders: Vec<PathBuf>,
@@ -332,9 +366,10 @@ impl Writer {
     fn handle(&mut self, message: Message) {
         tracing::debug!("message {}", message.name());
         match message {
-            Message::Initialize { roots, encoding, settings, progress } => {
+            Message::Initialize { roots, encoding, settings, progress, pull } => {
                 self.encoding = encoding;
                 self.progress = progress;
+                self.pull = pull;
                 self.apply_settings(settings);
                 self.folders = roots;
             }
@@ -343,12 +378,31 @@ impl Writer {
                     self.add_root(&folder);
                 }
             }
+            Message::WorkspacePulled => {
+                if !std::mem::replace(&mut self.workspace_pulled, true) {
+                    // What was pushed for closed files goes: the pulled reports replace it.
+                    let open: HashSet<Uri> = self.buffers.keys().cloned().collect();
+                    self.generation += 1;
+                    for root in self.roots.iter().filter(|r| !r.scratch) {
+                        let _ = self.outgoing.send(Outgoing::Workspace {
+                            root: root.path.clone(),
+                            files: Vec::new(),
+                            open: open.clone(),
+                            generation: self.generation,
+                        });
+                    }
+                }
+            }
             Message::Open { uri, version, text } => {
                 let path = path_of(&uri);
                 let root = self.root_for(&path);
                 let document = Document::new(path.clone(), version, &text);
                 let current = open_document(&uri, &document, Arc::from(text));
                 self.roots[root].workspace.set_file_text(&path, current.text.clone());
+                if self.pull.documents {
+                    // Pulled from now on: what was pushed while it was closed goes.
+                    let _ = self.outgoing.send(Outgoing::Clear(uri.clone()));
+                }
                 self.buffers.insert(uri, Buffer { document, current });
                 self.mark_stale(root);
             }
@@ -388,11 +442,17 @@ impl Writer {
                 self.flush();
                 self.run_query(&uri, job);
             }
-            Message::QueryAll { job } => {
+            Message::QueryAll { indexed_only, job } => {
                 self.flush();
-                let workspaces = self.roots.iter().filter(|r| !r.scratch).map(|r| r.workspace.clone()).collect();
-                let encoding = self.encoding;
-                self.requests.spawn(move || job(workspaces, encoding));
+                let workspaces = self
+                    .roots
+                    .iter()
+                    .filter(|r| !r.scratch && (r.indexed || !indexed_only))
+                    .map(|r| r.workspace.clone())
+                    .collect();
+                let snapshot =
+                    WorkspacesSnapshot { workspaces, encoding: self.encoding, settings: self.settings.clone() };
+                self.requests.spawn(move || job(snapshot));
             }
             Message::Indexed { root, workspace } => self.indexed(root, workspace),
             Message::StateLoaded { root, generation, state } => self.state_loaded(root, generation, state),
@@ -436,7 +496,7 @@ impl Writer {
         // Syntax-level reads get the workspace too when there is one (for its kept syntax trees);
         // they only do not wait for indexing.
         let workspace = self.root_of(&path).map(|i| self.roots[i].workspace.clone());
-        let snapshot = Snapshot { document, workspace, encoding: self.encoding };
+        let snapshot = Snapshot { document, workspace, encoding: self.encoding, settings: self.settings.clone() };
         self.requests.spawn(move || job(snapshot));
     }
 
@@ -455,8 +515,18 @@ impl Writer {
     }
 
     /// Computes the diagnostics of the stale open documents on a worker, one job per workspace.
+    /// A client that pulls them is asked to pull again instead.
     fn spawn_diagnostics(&mut self) {
         if self.stale.is_empty() {
+            return;
+        }
+        if self.pull.documents {
+            // The client pulls an edited document itself; others may have changed with it.
+            let others = self.stale.len() > 1;
+            self.stale.clear();
+            if self.pull.refresh && others {
+                let _ = self.outgoing.send(Outgoing::Refresh);
+            }
             return;
         }
         let mut by_root: HashMap<usize, Vec<Arc<OpenDocument>>> = HashMap::new();
@@ -520,12 +590,23 @@ impl Writer {
                 generation: self.generation,
             };
             let (outgoing, messages, path) = (self.outgoing.clone(), self.messages.clone(), root.path.clone());
+            let (pulled, refresh) = (self.workspace_pulled, self.pull.refresh);
             rayon::spawn(move || {
-                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.workspace_pass(&path, open)));
+                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    if pulled {
+                        // The check still runs: it warms what the client's next pull reads.
+                        (Outgoing::Refresh, job.notes(), refresh)
+                    } else {
+                        let (message, notes) = job.workspace_pass(&path, open);
+                        (message, notes, true)
+                    }
+                }));
                 drop(job);
                 let (cancelled, notes) = match run {
-                    Ok((message, notes)) => {
-                        let _ = outgoing.send(message);
+                    Ok((message, notes, send)) => {
+                        if send {
+                            let _ = outgoing.send(message);
+                        }
                         (false, notes)
                     }
                     Err(payload) if workspace::is_cancellation(&*payload) => (true, Vec::new()),
@@ -848,18 +929,43 @@ impl DiagnosticsJob {
             })
             .collect();
         let open = open.into_values().collect();
-        let notes = self.workspace.untyped_instances().iter().map(|u| u.message(u.reason())).collect();
-        (Outgoing::Workspace { root: root.to_path_buf(), files, open, generation: self.generation }, notes)
+        (
+            Outgoing::Workspace { root: root.to_path_buf(), files, open, generation: self.generation },
+            self.untyped_notes(),
+        )
+    }
+
+    /// Checks the whole workspace without converting anything (for a client that pulls the
+    /// results); returns the notes about instances left untyped.
+    fn notes(&self) -> Vec<String> {
+        drop(self.workspace.check(None));
+        self.untyped_notes()
+    }
+
+    /// The notes about instances left untyped.
+    fn untyped_notes(&self) -> Vec<String> {
+        self.workspace.untyped_instances().iter().map(|u| u.message(u.reason())).collect()
     }
 
     fn convert<'a>(&self, found: impl Iterator<Item = &'a NaclDiagnostic>, lines: Lines<'_>) -> Vec<Diagnostic> {
-        let shown = &self.settings.diagnostics;
-        let mut locator = Locator::new(&self.workspace, self.encoding);
-        found
-            .filter(|d| shown.shows(d.code.as_str(), d.severity() == nacl_syntax::Severity::Error))
-            .map(|d| convert::diagnostic(d, lines, &mut locator))
-            .collect()
+        shown_diagnostics(&self.workspace, &self.settings, self.encoding, found, lines)
     }
+}
+
+/// The diagnostics the settings show, in LSP terms.
+pub fn shown_diagnostics<'a>(
+    workspace: &LoadedWorkspace,
+    settings: &Settings,
+    encoding: Encoding,
+    found: impl Iterator<Item = &'a NaclDiagnostic>,
+    lines: Lines<'_>,
+) -> Vec<Diagnostic> {
+    let shown = &settings.diagnostics;
+    let mut locator = Locator::new(workspace, encoding);
+    found
+        .filter(|d| shown.shows(d.code.as_str(), d.severity() == nacl_syntax::Severity::Error))
+        .map(|d| convert::diagnostic(d, lines, &mut locator))
+        .collect()
 }
 
 fn open_document(uri: &Uri, document: &Document, text: Arc<str>) -> Arc<OpenDocument> {
