@@ -1,6 +1,7 @@
-//! Find references, highlight and rename: every place an element, a field or a variable is
-//! named - references, `${ }` templates, header and field-type labels (inside `"List<...>"` too),
-//! instance attribute keys, instance value paths, and the declarations themselves.
+//! Find references, highlight and rename: every place an element, a field, an annotation type, a
+//! value inside an instance or a variable is named - references, `${ }` templates, header and
+//! field-type labels (inside `"List<...>"` too), instance attribute keys, annotation value keys,
+//! instance value paths, and the declarations themselves.
 //!
 //! The workspace is searched on demand: files that do not contain the name's text are skipped
 //! without parsing, the others are parsed in parallel. Nothing is kept in memory between requests.
@@ -10,7 +11,11 @@ use crate::{
     navigation::{Symbol, symbol_at, token_symbol},
     workspace::LoadedWorkspace,
 };
-use nacl_syntax::{SyntaxKind::*, SyntaxNode, SyntaxToken, TextRange, TextSize};
+use nacl_syntax::{
+    SyntaxKind::*,
+    SyntaxNode, SyntaxToken, TextRange, TextSize,
+    ast::{AstNodeExt, Block, Label},
+};
 use rayon::prelude::*;
 use std::{
     path::{Path, PathBuf},
@@ -29,6 +34,21 @@ pub enum Named {
         /// The field's name.
         name: String,
     },
+    /// An annotation type a type declares (in its `annotations` block), set as a key in the
+    /// type's body and in the blocks of fields of that type.
+    Annotation {
+        /// The type declaring it.
+        type_id: ElemId,
+        /// The annotation's name.
+        name: String,
+    },
+    /// A value inside an instance, below its top-level keys (those are its type's fields).
+    Value {
+        /// The instance.
+        instance: ElemId,
+        /// The keys and list indices down to the value.
+        path: Vec<String>,
+    },
 }
 
 impl Named {
@@ -37,7 +57,8 @@ impl Named {
         match self {
             Named::Element(id) if id.id_type == IdType::Instance => id.name_parts.first().map_or("", String::as_str),
             Named::Element(id) => &id.type_name,
-            Named::Field { name, .. } => name,
+            Named::Field { name, .. } | Named::Annotation { name, .. } => name,
+            Named::Value { path, .. } => path.last().map_or("", String::as_str),
         }
     }
 }
@@ -88,6 +109,10 @@ impl LoadedWorkspace {
         let (named, range) = self.named_at(path, offset).ok_or("nothing to rename here")?;
         match &named {
             Named::Element(id) if id.adapter.is_empty() => Err(format!("`{id}` is built in and cannot be renamed")),
+            Named::Value { .. } => {
+                Err("a key inside an instance's value is data, named by its type: rename the field of the type instead"
+                    .to_owned())
+            }
             _ => Ok((named, range)),
         }
     }
@@ -128,6 +153,12 @@ impl LoadedWorkspace {
                 let merged = crate::db::merged_element(&self.db, self.workspace, env.as_deref(), type_id)?;
                 return merged.field(new_name).map(|_| format!("{type_id}.field.{new_name}"));
             }
+            Named::Annotation { type_id, .. } => {
+                let merged = crate::db::merged_element(&self.db, self.workspace, env.as_deref(), type_id)?;
+                let declared = merged.annotation_types.iter().any(|(name, ..)| **name == *new_name);
+                return declared.then(|| format!("{type_id}.annotation.{new_name}"));
+            }
+            Named::Value { .. } => return None,
         };
         crate::db::element_exists(&self.db, self.workspace, env.as_deref(), &renamed).then(|| renamed.to_string())
     }
@@ -152,11 +183,125 @@ impl LoadedWorkspace {
 /// What the name at `offset` refers to, and the range of just the segment naming it (what a
 /// rename replaces).
 fn target_at(root: &SyntaxNode, offset: TextSize) -> Option<(Named, TextRange)> {
-    let (symbol, range) = symbol_at(root, offset)?;
-    let named = named(symbol)?;
     let token = root.token_at_offset(offset).max_by_key(|t| matches!(t.kind(), IDENT | STRING_TEXT))?;
+    let (named, range) = match annotation_or_value_at(&token, offset) {
+        Some(named) => (named, token.text_range()),
+        None => {
+            let (symbol, range) = symbol_at(root, offset)?;
+            (named(symbol)?, range)
+        }
+    };
     let range = occurrence_in(&token, &named).map_or(range, |(range, _)| range);
     Some((named, range))
+}
+
+/// An annotation type or a value inside an instance named by `token`: a segment after
+/// `attr`/`annotation`, or after an instance's top-level key, in a reference; an annotation
+/// value key; an annotation type's declaration; a key nested in an instance's value.
+fn annotation_or_value_at(token: &SyntaxToken, offset: TextSize) -> Option<Named> {
+    let parent = token.parent()?;
+    match (token.kind(), parent.kind()) {
+        (IDENT, REFERENCE | TEMPLATE) => {
+            let id = ElemId::parse(token.text()).ok()?;
+            let before = &token.text()[..usize::from(offset - token.text_range().start()).min(token.text().len())];
+            let segment = before.matches('.').count();
+            match id.id_type {
+                IdType::Attr | IdType::Annotation if segment == 3 => {
+                    Some(Named::Annotation { type_id: id.type_of(), name: id.name_parts.first()?.clone() })
+                }
+                // An instance's top-level key is a field of its type.
+                IdType::Instance if segment == 4 => {
+                    Some(Named::Field { type_id: id.type_of(), name: id.name_parts.get(1)?.clone() })
+                }
+                IdType::Instance if segment >= 5 => {
+                    let (instance, path) = id.top_level();
+                    Some(Named::Value { instance, path: path.get(..segment - 3)?.to_vec() })
+                }
+                _ => None,
+            }
+        }
+        (IDENT, KEY) => match key_owner(&parent)? {
+            KeyOwner::Type(type_id) => Some(Named::Annotation { type_id, name: token.text().to_owned() }),
+            KeyOwner::Value(instance, path) => Some(Named::Value { instance, path }),
+        },
+        (IDENT, LABEL) | (STRING_TEXT, STRING) => {
+            let (type_id, name) = annotation_declaration(token)?;
+            Some(Named::Annotation { type_id, name })
+        }
+        _ => None,
+    }
+}
+
+/// What a key names beyond a field: an annotation value of a type (directly in the type's body,
+/// or in the block of a field of that type), or a value nested in an instance.
+enum KeyOwner {
+    /// An annotation of this type.
+    Type(ElemId),
+    /// A value of this instance, at this path.
+    Value(ElemId, Vec<String>),
+}
+
+/// What the key node `key` names beyond a field, if anything.
+fn key_owner(key: &SyntaxNode) -> Option<KeyOwner> {
+    let text = key.text().to_string();
+    if crate::builtins::core_annotation(&text).is_some() {
+        return None;
+    }
+    let attribute = key.parent()?;
+    let container = attribute.parent()?;
+    let block = container.parent().and_then(Block::cast);
+    match (container.kind(), block) {
+        (BODY, Some(block)) => {
+            let labels = block.label_texts();
+            let top_level = block.syntax().parent().is_some_and(|p| p.kind() == SOURCE_FILE);
+            match (top_level, labels.as_slice()) {
+                (true, [keyword, name, ..]) if keyword == "type" || keyword == "settings" => {
+                    Some(KeyOwner::Type(ElemId::parse(name).ok()?))
+                }
+                // A field block directly in a type's body: its type's annotations.
+                (false, [type_name, _]) => {
+                    let in_type = block.syntax().ancestors().skip(1).find_map(Block::cast)?;
+                    let type_labels = in_type.label_texts();
+                    if !matches!(type_labels.first().map(String::as_str), Some("type" | "settings")) {
+                        return None;
+                    }
+                    let field_type = ElemId::parse(type_name).ok().filter(|id| !id.adapter.is_empty())?;
+                    Some(KeyOwner::Type(field_type))
+                }
+                _ => None,
+            }
+        }
+        // Nested in an object: a value of an instance (when the element is one).
+        _ => {
+            let root = key.ancestors().last()?;
+            let id = crate::navigation::element_id_at(&root, key.text_range().start())?;
+            let (instance, path) = id.top_level();
+            (id.id_type == IdType::Instance && path.len() >= 2).then_some(KeyOwner::Value(instance, path))
+        }
+    }
+}
+
+/// The type and name an annotation type's declaration label declares (`<type> <name>` in a
+/// type's `annotations` block; the name label only).
+fn annotation_declaration(token: &SyntaxToken) -> Option<(ElemId, String)> {
+    let label = token.parent_ancestors().find(|n| n.kind() == LABEL)?;
+    let block = Block::cast(label.parent()?)?;
+    let labels: Vec<SyntaxNode> = block.syntax().children().filter(|n| n.kind() == LABEL).collect();
+    if labels.len() != 2 || labels[1] != label {
+        return None;
+    }
+    let annotations = block.syntax().ancestors().skip(1).find_map(Block::cast)?;
+    if annotations.label_texts() != ["annotations"] {
+        return None;
+    }
+    let type_block = annotations.syntax().ancestors().skip(1).find_map(Block::cast)?;
+    match type_block.label_texts().as_slice() {
+        [keyword, name, ..] if keyword == "type" || keyword == "settings" => {
+            let name_text = Label::cast(label)?.text().into_owned();
+            Some((ElemId::parse(name).ok()?, name_text))
+        }
+        _ => None,
+    }
 }
 
 /// The occurrences of `named` in one file.
@@ -176,6 +321,9 @@ fn tree_occurrences(path: &Path, root: &SyntaxNode, named: &Named) -> Vec<Occurr
 
 /// Where in `token` the target is named, and whether the token declares it.
 fn occurrence_in(token: &SyntaxToken, named: &Named) -> Option<(TextRange, bool)> {
+    if matches!(named, Named::Annotation { .. } | Named::Value { .. }) {
+        return annotation_or_value_occurrence(token, named);
+    }
     let symbol = token_symbol(token)?;
     let text = token.text();
     let start = token.text_range().start();
@@ -201,6 +349,39 @@ fn occurrence_in(token: &SyntaxToken, named: &Named) -> Option<(TextRange, bool)
     }
 }
 
+/// Where in `token` an annotation type or a value inside an instance is named, and whether the
+/// token declares it (an annotation type's label; the key that sets the value).
+fn annotation_or_value_occurrence(token: &SyntaxToken, named: &Named) -> Option<(TextRange, bool)> {
+    let parent = token.parent()?;
+    let start = token.text_range().start();
+    match (token.kind(), parent.kind()) {
+        (IDENT, REFERENCE | TEMPLATE) => {
+            let id = ElemId::parse(token.text()).ok()?;
+            let segment = reference_segment(&id, named)?;
+            segment_range(token.text(), segment).map(|r| (r + start, false))
+        }
+        (IDENT, KEY) if token.text() == named.name() => match (key_owner(&parent)?, named) {
+            (KeyOwner::Type(owner), Named::Annotation { type_id, .. }) if owner == *type_id => {
+                Some((token.text_range(), false))
+            }
+            (KeyOwner::Value(owner, path), Named::Value { instance, path: target }) => {
+                (owner == *instance && path == *target).then_some((token.text_range(), true))
+            }
+            _ => None,
+        },
+        (IDENT, LABEL) | (STRING_TEXT, STRING) => {
+            let (owner, name) = annotation_declaration(token)?;
+            match named {
+                Named::Annotation { type_id, name: target } if owner == *type_id && name == *target => {
+                    Some((token.text_range(), true))
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 /// Which `.`-separated segment of a reference names the target, if the reference names it.
 fn reference_segment(id: &ElemId, named: &Named) -> Option<usize> {
     let same_type = |t: &ElemId| id.adapter == t.adapter && id.type_name == t.type_name;
@@ -221,6 +402,16 @@ fn reference_segment(id: &ElemId, named: &Named) -> Option<usize> {
             _ => None,
         },
         Named::Field { .. } => None,
+        Named::Annotation { type_id, name } => {
+            let names_it = same_type(type_id)
+                && matches!(id.id_type, IdType::Attr | IdType::Annotation)
+                && id.name_parts.first() == Some(name);
+            names_it.then_some(3)
+        }
+        Named::Value { instance, path } => {
+            let (top, from) = id.top_level();
+            (top == *instance && from.starts_with(path)).then_some(3 + path.len())
+        }
     }
 }
 

@@ -74,6 +74,10 @@ fn references_of_an_instance_a_type_a_field_and_a_variable() {
         people.nacl:4:11 person
         people.nacl:8:7 person
         people.nacl:9:35 person
+        team.nacl:2:9 person
+        team.nacl:5:20 person
+        team.nacl:6:16 person
+        team.nacl:18:16 person
         types.nacl:1:12 person decl
         types.nacl:5:15 person
         vars.nacl:5:7 person
@@ -94,6 +98,85 @@ fn references_of_an_instance_a_type_a_field_and_a_variable() {
         vars.nacl:6:14 greeting
     "#]]
     .assert_eq(&references(&root, &loaded, "vars.nacl", "var.greeting", 5));
+}
+
+#[test]
+fn references_of_an_annotation_type_and_of_a_value_inside_an_instance() {
+    let (root, loaded) = fixture();
+    // From the declaration, a key in the type's body, a key in a field of the type, a reference.
+    let expected = expect_test::expect![[r#"
+        more.nacl:3:12 owner decl
+        more.nacl:6:3 owner
+        team.nacl:3:5 owner
+        team.nacl:5:32 owner
+        team.nacl:6:34 owner
+    "#]];
+    expected.assert_eq(&references(&root, &loaded, "more.nacl", "owner {", 0));
+    expected.assert_eq(&references(&root, &loaded, "more.nacl", "owner =", 0));
+    expected.assert_eq(&references(&root, &loaded, "team.nacl", "owner =", 0));
+    expected.assert_eq(&references(&root, &loaded, "team.nacl", "attr.owner", 5));
+    // A value nested in an instance: the key that sets it and the references into it (not those
+    // into another instance).
+    let expected = expect_test::expect![[r#"
+        team.nacl:11:5 city decl
+        team.nacl:19:43 city
+    "#]];
+    expected.assert_eq(&references(&root, &loaded, "team.nacl", "city =", 0));
+    expected.assert_eq(&references(&root, &loaded, "team.nacl", "dave.address.city", 13));
+    expect_test::expect![[r#"
+        team.nacl:14:9 number decl
+        team.nacl:20:65 number
+    "#]]
+    .assert_eq(&references(&root, &loaded, "team.nacl", "streets.0.number", 10));
+    // The segment of a top-level key names the field of the instance's type.
+    expect_test::expect![[r#"
+        team.nacl:10:3 address
+        team.nacl:19:35 address
+        team.nacl:20:47 address
+    "#]]
+    .assert_eq(&references(&root, &loaded, "team.nacl", "dave.address.city", 5));
+}
+
+#[test]
+fn an_annotation_type_is_renamed_everywhere_and_values_are_not() {
+    let (root, loaded) = fixture();
+    expect_test::expect![[r#"
+        --- more.nacl
+        type salto.person {
+          annotations {
+            string team_owner {
+            }
+          }
+          team_owner = salto.person.field.name
+        }
+        --- team.nacl
+        type salto.team {
+          salto.person lead {
+            team_owner = "Ops"
+          }
+          note = "${ salto.person.attr.team_owner } leads"
+          kind = salto.person.annotation.team_owner
+        }
+
+        salto.team dave {
+          address = {
+            city = "Paris"
+            streets = [
+              {
+                number = 3
+              },
+            ]
+          }
+          home = salto.person.instance.nobody.address.city
+          here = salto.team.instance.dave.address.city
+          first_number = "${ salto.team.instance.dave.address.streets.0.number }"
+        }
+    "#]]
+    .assert_eq(&rename(&root, &loaded, "team.nacl", "owner =", 0, "team_owner"));
+    expect_test::expect![[r#"
+        refused: a key inside an instance's value is data, named by its type: rename the field of the type instead
+    "#]]
+    .assert_eq(&rename(&root, &loaded, "team.nacl", "city =", 0, "town"));
 }
 
 #[test]
@@ -174,7 +257,7 @@ fn renames_update_every_place() {
     "#]]
     .assert_eq(&rename(&root, &loaded, "vars.nacl", "greeting", 0, "hello"));
     let renamed_type = rename(&root, &loaded, "types.nacl", "List<salto.person>", 12, "human");
-    assert_eq!(renamed_type.matches("salto.human").count(), 10, "{renamed_type}");
+    assert_eq!(renamed_type.matches("salto.human").count(), 14, "{renamed_type}");
     assert!(!renamed_type.contains("salto.person"), "{renamed_type}");
 }
 
