@@ -16,16 +16,6 @@ use std::{
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// Peak resident memory of this process in bytes (Linux), or 0 when unknown.
-fn peak_rss() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .map_or(0, |kb| kb * 1024)
-}
-
 /// In the child: checks one workspace and prints `files bytes seconds peak errors warnings`.
 fn check_one(dir: &Path) {
     let start = Instant::now();
@@ -39,7 +29,7 @@ fn check_one(dir: &Path) {
     println!(
         "{} {bytes} {seconds} {} {} {}",
         reports.len(),
-        peak_rss(),
+        nacl_corpus::peak_rss(std::process::id()),
         count(nacl_syntax::Severity::Error),
         count(nacl_syntax::Severity::Warning)
     );

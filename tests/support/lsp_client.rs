@@ -137,8 +137,14 @@ impl Client {
     /// the server are answered as an editor would (`null`, the configuration, or a shown document).
     #[track_caller]
     pub fn wait_for(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        self.wait_within(Duration::from_secs(10), pred)
+    }
+
+    /// Like [`Client::wait_for`], with another limit on the wait for each message.
+    #[track_caller]
+    pub fn wait_within(&mut self, limit: Duration, pred: impl Fn(&Value) -> bool) -> Value {
         loop {
-            let Ok(message) = self.messages.recv_timeout(Duration::from_secs(10)) else {
+            let Ok(message) = self.messages.recv_timeout(limit) else {
                 panic!("no answer from the server in time at {}", std::panic::Location::caller())
             };
             if message.get("method").is_some() {

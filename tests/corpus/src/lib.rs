@@ -108,3 +108,14 @@ pub fn fixture_workspace(src: &Path) -> PathBuf {
     }
     dest
 }
+
+/// Peak resident memory of a process in bytes (Linux's `VmHWM`), or 0 when unknown: for
+/// benchmarks that report memory.
+pub fn peak_rss(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
+}

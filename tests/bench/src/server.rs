@@ -1,0 +1,183 @@
+//! The server as an editor sees it, over stdio: time from `initialized` to the end of indexing
+//! (every file checked and its diagnostics published), latency from a `didChange` to that
+//! document's diagnostics, and the latency of hover, definition, references, completion,
+//! workspace symbols and semantic tokens; the server's peak memory.
+
+#[allow(dead_code)] // Shared with the end-to-end tests, which use all of it.
+#[path = "../../support/lsp_client.rs"]
+mod lsp_client;
+
+use lsp_client::{Client, file_uri as uri};
+use serde_json::{Value, json};
+use std::{
+    path::{Path, PathBuf},
+    time::{Duration, Instant},
+};
+
+/// Edits timed per workspace.
+const EDITS: usize = 100;
+/// Requests timed per kind of request.
+const READS: usize = 100;
+
+/// Median and 99th percentile, in milliseconds.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Latency {
+    /// The median.
+    pub median: f64,
+    /// The 99th percentile.
+    pub p99: f64,
+}
+
+impl Latency {
+    fn of(mut times: Vec<Duration>) -> Latency {
+        times.sort();
+        if times.is_empty() {
+            return Latency::default();
+        }
+        let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize].as_secs_f64() * 1e3;
+        Latency { median: at(0.5), p99: at(0.99) }
+    }
+}
+
+/// Every server figure of one workspace.
+#[derive(Debug, Clone, Default)]
+pub struct ServerFigures {
+    /// `initialized` to the end of indexing, in seconds.
+    pub indexed: f64,
+    /// `didChange` to the document's diagnostics.
+    pub edit: Latency,
+    /// Hover on an instance's type label.
+    pub hover: Latency,
+    /// Definition from there.
+    pub definition: Latency,
+    /// References to that type.
+    pub references: Latency,
+    /// Completion of a key in the instance's body.
+    pub completion: Latency,
+    /// Completion of a type name in the header.
+    pub type_completion: Latency,
+    /// Workspace symbols, typed one letter at a time.
+    pub symbols: Latency,
+    /// Semantic tokens of the workspace's largest file, and its size in bytes.
+    pub tokens: (Latency, usize),
+    /// The server's peak resident memory, in bytes.
+    pub peak: u64,
+}
+
+/// Where the benchmark works: an instance file with a string value on a line of its own (where
+/// the edits go) and the instance's type in its header (where hover and definition point).
+struct Target {
+    path: PathBuf,
+    text: String,
+    edit: (usize, usize),
+    header: usize,
+}
+
+fn pick_file(files: &[PathBuf]) -> Option<Target> {
+    files.iter().find_map(|path| {
+        let text = std::fs::read_to_string(path).ok()?;
+        let header = text.lines().position(|l| !l.starts_with("type ") && l.trim_end().ends_with('{'))?;
+        let edit = text.lines().enumerate().skip(header + 1).find_map(|(i, l)| {
+            let at = l.find(" = \"")?;
+            (l.ends_with('"') && l.len() < 200).then_some((i, at + 4))
+        })?;
+        Some(Target { path: path.clone(), text, edit, header })
+    })
+}
+
+/// Measures the server binary `server` on the workspace at `root`; `None` when it has no file to
+/// edit.
+pub fn measure(server: &Path, root: &Path, files: &[PathBuf]) -> Option<ServerFigures> {
+    let target = pick_file(files)?;
+    let mut client = Client::start(&server.to_string_lossy());
+    client.request(
+        "initialize",
+        json!({ "processId": null, "rootUri": uri(root), "capabilities": { "window": { "workDoneProgress": true } } }),
+    );
+    let start = Instant::now();
+    client.notify("initialized", json!({}));
+    client.wait_within(Duration::from_secs(1800), |m| {
+        m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end"
+    });
+    let indexed = start.elapsed().as_secs_f64();
+
+    let file_uri = uri(&target.path);
+    client.open(&file_uri, 1, &target.text);
+    client.diagnostics(&file_uri, 1);
+    let edits = (0..EDITS)
+        .map(|i| {
+            let version = i as i64 + 2;
+            let at = json!({ "line": target.edit.0, "character": target.edit.1 });
+            let started = Instant::now();
+            client.notify(
+                "textDocument/didChange",
+                json!({ "textDocument": { "uri": file_uri, "version": version }, "contentChanges": [{ "range": { "start": at, "end": at }, "text": "e" }] }),
+            );
+            client.diagnostics(&file_uri, version);
+            started.elapsed()
+        })
+        .collect();
+    let header = target.text.lines().nth(target.header).unwrap_or_default().to_owned();
+    let position = json!({ "line": target.header, "character": 2 });
+    let params =
+        json!({ "textDocument": { "uri": file_uri }, "position": position, "context": { "includeDeclaration": true } });
+    let hover = timed(&mut client, "textDocument/hover", &params);
+    let definition = timed(&mut client, "textDocument/definition", &params);
+    let references = timed(&mut client, "textDocument/references", &params);
+    // Queries typed one letter at a time, as an editor sends them: the type's name.
+    let type_name = header.split(['.', ' ']).nth(1).unwrap_or("a").to_lowercase();
+    let symbols = Latency::of(
+        (0..50)
+            .map(|i| {
+                let query: String = type_name.chars().take(1 + i % type_name.chars().count().max(1)).collect();
+                let started = Instant::now();
+                std::hint::black_box(client.request("workspace/symbol", json!({ "query": query })));
+                started.elapsed()
+            })
+            .collect(),
+    );
+    let completion_at = |client: &mut Client, line: usize, character: usize| {
+        let params =
+            json!({ "textDocument": { "uri": file_uri }, "position": { "line": line, "character": character } });
+        timed(client, "textDocument/completion", &params)
+    };
+    let completion = completion_at(&mut client, target.edit.0, 2);
+    let type_completion = completion_at(&mut client, target.header, header.find('.').map_or(0, |d| d + 1));
+    let largest = files.iter().max_by_key(|f| f.metadata().map(|m| m.len()).unwrap_or(0));
+    let tokens = match largest.and_then(|path| Some((std::fs::read_to_string(path).ok()?, path))) {
+        Some((text, path)) => {
+            let large_uri = uri(path);
+            client.open(&large_uri, 1, &text);
+            let params = json!({ "textDocument": { "uri": large_uri } });
+            (timed(&mut client, "textDocument/semanticTokens/full", &params), text.len())
+        }
+        None => (Latency::default(), 0),
+    };
+    let peak = nacl_corpus::peak_rss(client.child.id());
+    client.shutdown();
+    Some(ServerFigures {
+        indexed,
+        edit: Latency::of(edits),
+        hover,
+        definition,
+        references,
+        completion,
+        type_completion,
+        symbols,
+        tokens,
+        peak,
+    })
+}
+
+/// The latency of [`READS`] identical requests.
+fn timed(client: &mut Client, method: &str, params: &Value) -> Latency {
+    Latency::of(
+        (0..READS)
+            .map(|_| {
+                let started = Instant::now();
+                std::hint::black_box(client.request(method, params.clone()));
+                started.elapsed()
+            })
+            .collect(),
+    )
+}

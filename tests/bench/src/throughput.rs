@@ -1,0 +1,110 @@
+//! Throughput over a workspace's files: the reference (reading the files and counting their
+//! lines), parsing and formatting on one thread, and the full check on all cores in a child
+//! process (for its own peak memory).
+
+use std::{
+    path::{Path, PathBuf},
+    time::Instant,
+};
+
+/// Bytes processed and the seconds it took.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Rate {
+    /// Bytes.
+    pub bytes: u64,
+    /// Seconds.
+    pub seconds: f64,
+}
+
+impl Rate {
+    /// Megabytes per second.
+    pub fn mb_per_s(self) -> f64 {
+        self.bytes as f64 / 1e6 / self.seconds.max(1e-9)
+    }
+}
+
+/// The `.nacl` files of a workspace, sorted.
+pub fn nacl_files(root: &Path) -> Vec<PathBuf> {
+    nacl_corpus::nacl_files(root)
+}
+
+/// Reads every file and counts its lines: the throughput every other figure is compared with.
+pub fn read_and_count(files: &[PathBuf]) -> Rate {
+    let start = Instant::now();
+    let mut bytes = 0u64;
+    let mut lines = 0usize;
+    for path in files {
+        let Ok(text) = std::fs::read(path) else { continue };
+        bytes += text.len() as u64;
+        lines += text.iter().filter(|&&b| b == b'\n').count();
+    }
+    std::hint::black_box(lines);
+    Rate { bytes, seconds: start.elapsed().as_secs_f64() }
+}
+
+/// Parses every file on one thread (the texts read beforehand, not timed).
+pub fn parse(texts: &[String]) -> Rate {
+    let start = Instant::now();
+    for text in texts {
+        std::hint::black_box(nacl_syntax::parse(text).errors().len());
+    }
+    Rate { bytes: texts.iter().map(|t| t.len() as u64).sum(), seconds: start.elapsed().as_secs_f64() }
+}
+
+/// Formats every file on one thread.
+pub fn format(texts: &[String]) -> Rate {
+    let start = Instant::now();
+    for text in texts {
+        std::hint::black_box(nacl_syntax::format::format(text).len());
+    }
+    Rate { bytes: texts.iter().map(|t| t.len() as u64).sum(), seconds: start.elapsed().as_secs_f64() }
+}
+
+/// The full check of a workspace as `nacl-ls check` runs it, in this process: prints
+/// `bytes seconds peak_bytes errors warnings` for the parent to read.
+pub fn check_here(dir: &Path) {
+    let start = Instant::now();
+    let loaded = nacl_analysis::workspace::load_with_state(&nacl_analysis::layout::find_root(dir), None, true);
+    let reports = loaded.check(None);
+    let seconds = start.elapsed().as_secs_f64();
+    let bytes: usize = reports.iter().map(|r| r.text.len()).sum();
+    let count =
+        |s: nacl_syntax::Severity| reports.iter().flat_map(|r| &r.diagnostics).filter(|d| d.severity() == s).count();
+    println!(
+        "{bytes} {seconds} {} {} {}",
+        nacl_corpus::peak_rss(std::process::id()),
+        count(nacl_syntax::Severity::Error),
+        count(nacl_syntax::Severity::Warning)
+    );
+}
+
+/// The result of a full check.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Check {
+    /// Bytes and seconds.
+    pub rate: Rate,
+    /// Peak resident memory, in bytes.
+    pub peak: u64,
+    /// Errors reported.
+    pub errors: u64,
+    /// Warnings reported.
+    pub warnings: u64,
+}
+
+/// Runs the full check of `dir` in a child process of this program (`check-here`).
+pub fn check(dir: &Path) -> Option<Check> {
+    let exe = std::env::current_exe().ok()?;
+    let output = std::process::Command::new(exe).arg("check-here").arg(dir).output().ok()?;
+    let line = String::from_utf8_lossy(&output.stdout);
+    let v: Vec<f64> = line.split_whitespace().filter_map(|x| x.parse().ok()).collect();
+    let [bytes, seconds, peak, errors, warnings] = v[..] else {
+        eprintln!("the check of {} failed: {}", dir.display(), String::from_utf8_lossy(&output.stderr));
+        return None;
+    };
+    Some(Check {
+        rate: Rate { bytes: bytes as u64, seconds },
+        peak: peak as u64,
+        errors: errors as u64,
+        warnings: warnings as u64,
+    })
+}
