@@ -147,17 +147,36 @@ impl ElementIndex {
     }
 }
 
-/// The index of all elements of the workspace.
+/// How many files one part of the element index covers. The index is built from parts so that
+/// checking it is still valid after an edit visits the edited file's part and the list of parts
+/// (the parts of files not edited are known unchanged from their durability), not every file.
+const INDEX_PART: usize = 512;
+
+/// The element IDs the `part`th run of [`INDEX_PART`] files defines, with the file and its
+/// source (workspace config files left out).
 #[salsa::tracked(returns(ref))]
-pub fn element_index(db: &dyn Db, workspace: Workspace) -> ElementIndex {
+fn index_part(db: &dyn Db, workspace: Workspace, part: usize) -> Vec<(ElemId, SourceFile, Source)> {
     let layout = workspace.layout(db);
-    let mut index = ElementIndex::default();
-    for &file in workspace.files(db) {
+    let files = workspace.files(db);
+    let run = files.get(part * INDEX_PART..((part + 1) * INDEX_PART).min(files.len())).unwrap_or_default();
+    let mut out = Vec::new();
+    for &file in run {
         let source = layout.source_of(file.path(db));
         if source == Source::WorkspaceConfig {
             continue;
         }
-        for id in file_element_ids(db, file) {
+        out.extend(file_element_ids(db, file).iter().map(|id| (id.clone(), file, source.clone())));
+    }
+    out
+}
+
+/// The index of all elements of the workspace.
+#[salsa::tracked(returns(ref))]
+pub fn element_index(db: &dyn Db, workspace: Workspace) -> ElementIndex {
+    let mut index = ElementIndex::default();
+    for part in 0..workspace.files(db).len().div_ceil(INDEX_PART) {
+        for (id, file, source) in index_part(db, workspace, part) {
+            let file = *file;
             let entry = index.files.entry(id.clone()).or_default();
             if entry.last().is_none_or(|(f, _)| *f != file) {
                 entry.push((file, source.clone()));

@@ -28,6 +28,10 @@ pub struct LoadedWorkspace {
     pub load_errors: Arc<Vec<(PathBuf, Diagnostic)>>,
 }
 
+/// The durability of what is read from disk (files, the list of files, the layout): it changes
+/// far less often than the buffers being edited, which are [`salsa::Durability::LOW`].
+const ON_DISK: salsa::Durability = salsa::Durability::MEDIUM;
+
 /// Whether a panic payload is a salsa cancellation (a read overtaken by a write), not a bug.
 pub fn is_cancellation(payload: &(dyn std::any::Any + Send)) -> bool {
     payload.is::<salsa::Cancelled>()
@@ -92,10 +96,13 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
         if let Some(error) = &file.error {
             load_errors.push((path.clone(), Diagnostic::from_syntax(error)));
         }
-        source_files.push(SourceFile::new(&db, path, Arc::from(file.text)));
+        source_files.push(SourceFile::builder(path, Arc::from(file.text)).durability(ON_DISK).new(&db));
     }
     let static_files = static_files(&layout);
-    let workspace = Workspace::new(&db, layout, source_files, static_files, WorkspaceState::none());
+    let workspace = Workspace::builder(layout, source_files, static_files, WorkspaceState::none())
+        .durability(ON_DISK)
+        .state_durability(salsa::Durability::HIGH)
+        .new(&db);
     LoadedWorkspace { db, workspace, load_errors: Arc::new(load_errors) }
 }
 
@@ -296,18 +303,29 @@ impl LoadedWorkspace {
 
     /// Sets the text of the file at `path` (an editor's buffer), adding the file if it is new.
     pub fn set_file_text(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
+        self.set_text_with(path, text, salsa::Durability::LOW)
+    }
+
+    /// Sets the text of the file at `path` as read from disk, adding the file if it is new.
+    pub fn set_disk_text(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
+        self.set_text_with(path, text, ON_DISK)
+    }
+
+    /// Sets a file's text with a durability: edited buffers change often, files on disk seldom,
+    /// and queries over files that did not change are known valid without looking at them.
+    fn set_text_with(&mut self, path: &Path, text: Arc<str>, durability: salsa::Durability) -> SourceFile {
         use salsa::Setter;
         if let Some(file) = self.file(path) {
             if **file.text(&self.db) != *text {
-                file.set_text(&mut self.db).to(text);
+                file.set_text(&mut self.db).with_durability(durability).to(text);
             }
             return file;
         }
-        let file = SourceFile::new(&self.db, path.to_path_buf(), text);
+        let file = SourceFile::builder(path.to_path_buf(), text).durability(durability).new(&self.db);
         let mut files = self.workspace.files(&self.db).clone();
         let at = files.partition_point(|f| f.path(&self.db).as_path() < path);
         files.insert(at, file);
-        self.workspace.set_files(&mut self.db).to(files);
+        self.workspace.set_files(&mut self.db).with_durability(ON_DISK).to(files);
         file
     }
 
@@ -315,7 +333,7 @@ impl LoadedWorkspace {
     pub fn reload_file(&mut self, path: &Path) {
         if self.file(path).is_some() {
             let text = files::load(path).text;
-            self.set_file_text(path, Arc::from(text));
+            self.set_disk_text(path, Arc::from(text));
         }
     }
 
@@ -327,7 +345,7 @@ impl LoadedWorkspace {
         }
         let mut files = self.workspace.files(&self.db).clone();
         files.retain(|f| f.path(&self.db) != path);
-        self.workspace.set_files(&mut self.db).to(files);
+        self.workspace.set_files(&mut self.db).with_durability(ON_DISK).to(files);
     }
 
     /// Reads the list of static files again (after files were created or deleted on disk).
@@ -335,7 +353,7 @@ impl LoadedWorkspace {
         use salsa::Setter;
         let found = static_files(self.workspace.layout(&self.db));
         if *self.workspace.static_files(&self.db) != found {
-            self.workspace.set_static_files(&mut self.db).to(found);
+            self.workspace.set_static_files(&mut self.db).with_durability(ON_DISK).to(found);
         }
     }
 
@@ -344,7 +362,7 @@ impl LoadedWorkspace {
         use salsa::Setter;
         let layout = Layout::load(&self.workspace.layout(&self.db).root, env);
         if *self.workspace.layout(&self.db) != layout {
-            self.workspace.set_layout(&mut self.db).to(layout);
+            self.workspace.set_layout(&mut self.db).with_durability(ON_DISK).to(layout);
         }
     }
 

@@ -843,7 +843,7 @@ impl Writer {
             } else if kind == FileChangeType::DELETED || !path.is_file() {
                 root.workspace.remove_file(&path);
             } else {
-                root.workspace.set_file_text(&path, Arc::from(files::load(&path).text));
+                root.workspace.set_disk_text(&path, Arc::from(files::load(&path).text));
             }
         }
         for index in touched {
