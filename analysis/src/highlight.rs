@@ -73,7 +73,10 @@ fn highlight(token: &SyntaxToken) -> Option<Highlight> {
         IDENT if parent == LITERAL && KEYWORDS.contains(&token.text()) => return plain(HighlightKind::Keyword),
         IDENT if parent == CALL => return plain(HighlightKind::Function),
         IDENT | STRING_TEXT => {}
-        ESCAPE | QUOTE | MULTILINE_OPEN | MULTILINE_CLOSE if !token.parent_ancestors().any(|n| n.kind() == LABEL) => {
+        // Quotes and escapes belong to a string, which may be a label (highlighted as its name).
+        ESCAPE | QUOTE | MULTILINE_OPEN | MULTILINE_CLOSE
+            if !token.parent().and_then(|string| string.parent()).is_some_and(|n| n.kind() == LABEL) =>
+        {
             return plain(HighlightKind::String);
         }
         _ => return None,

@@ -90,10 +90,18 @@ impl LoadedWorkspace {
             )
             .flatten()
             .collect();
-        // Best score first; shorter names first among equals, then by name and file.
-        scored.sort_by(|(a, p, x), (b, q, y)| {
+        // Best score first; shorter names first among equals, then by name and file. Only the
+        // best few are sorted (a short query matches nearly everything): enough to fill `limit`
+        // after split elements, listed once per fragment, are merged.
+        let order = |(a, p, x): &(u32, &PathBuf, &SymbolEntry), (b, q, y): &(u32, &PathBuf, &SymbolEntry)| {
             b.cmp(a).then(x.name.len().cmp(&y.name.len())).then(x.name.cmp(&y.name)).then(p.cmp(q))
-        });
+        };
+        let kept = limit.saturating_mul(8).max(1);
+        if scored.len() > kept {
+            scored.select_nth_unstable_by(kept - 1, order);
+            scored.truncate(kept);
+        }
+        scored.sort_by(order);
         scored.dedup_by(|(_, _, x), (_, _, y)| x.name == y.name);
         scored
             .into_iter()
@@ -117,10 +125,18 @@ impl LoadedWorkspace {
         let last = id.name_parts.last().unwrap_or(&id.type_name);
         let mut details: Vec<String> = decode_nacl_case(last).into_iter().collect();
         if id.is_top_level() {
+            // The first fragment that sets `_alias` (found without merging the element).
             let env = self.workspace.layout(&self.db).env_of(&symbol.path);
-            let merged = crate::db::merged_element(&self.db, self.workspace, env.as_deref(), &id);
-            let alias = merged.as_ref().and_then(|m| m.value("_alias")).and_then(|e| e.defs.first());
-            if let Some(ValueKind::String(alias)) = alias.map(|a| &a.1.value.kind) {
+            let files = crate::db::element_files(&self.db, self.workspace, env.as_deref(), &id);
+            let alias = files.into_iter().find_map(|file| {
+                crate::db::fragments_of(&self.db, file, &id).into_iter().find_map(|fragment| {
+                    fragment.values.iter().find(|e| &*e.key == "_alias").and_then(|e| match &e.value.kind {
+                        ValueKind::String(alias) => Some(alias.clone()),
+                        _ => None,
+                    })
+                })
+            });
+            if let Some(alias) = alias {
                 details.push(format!("alias: {alias}"));
             }
         }
