@@ -75,7 +75,7 @@ fn highlight(token: &SyntaxToken) -> Option<Highlight> {
         IDENT | STRING_TEXT => {}
         // Quotes and escapes belong to a string, which may be a label (highlighted as its name).
         ESCAPE | QUOTE | MULTILINE_OPEN | MULTILINE_CLOSE
-            if !token.parent().and_then(|string| string.parent()).is_some_and(|n| n.kind() == LABEL) =>
+            if token.parent().and_then(|string| string.parent()).is_none_or(|n| n.kind() != LABEL) =>
         {
             return plain(HighlightKind::String);
         }

@@ -15,6 +15,17 @@ fn count(log: &[String], query: &str) -> usize {
     log.iter().filter(|entry| entry.starts_with(&format!("{query}("))).count()
 }
 
+/// A workspace of files under `/ws` with these names and texts.
+fn workspace_of(db: &RootDatabase, texts: &[(&str, &str)]) -> (Workspace, Vec<SourceFile>) {
+    let files: Vec<SourceFile> = texts
+        .iter()
+        .map(|(path, text)| SourceFile::new(db, PathBuf::from(format!("/ws/{path}")), Arc::from(*text)))
+        .collect();
+    let layout = Layout { root: PathBuf::from("/ws"), envs: Vec::new(), current_env: None };
+    let workspace = Workspace::new(db, layout, files.clone(), Vec::new(), nacl_analysis::state::WorkspaceState::none());
+    (workspace, files)
+}
+
 #[test]
 fn editing_a_value_recomputes_only_its_file() {
     let (mut db, log) = RootDatabase::with_execution_log();
@@ -24,13 +35,7 @@ fn editing_a_value_recomputes_only_its_file() {
         ("b.nacl", "salto.t b {\n  name = \"B\"\n}\n"),
         ("c.nacl", "salto.t c {\n  name = \"C\"\n  ref = salto.t.instance.a\n}\n"),
     ];
-    let files: Vec<SourceFile> = texts
-        .iter()
-        .map(|(path, text)| SourceFile::new(&db, PathBuf::from(format!("/ws/{path}")), Arc::from(*text)))
-        .collect();
-    let layout = Layout { root: PathBuf::from("/ws"), envs: Vec::new(), current_env: None };
-    let workspace =
-        Workspace::new(&db, layout, files.clone(), Vec::new(), nacl_analysis::state::WorkspaceState::none());
+    let (workspace, files) = workspace_of(&db, &texts);
     for &file in &files {
         file_diagnostics(&db, workspace, file);
     }
@@ -58,13 +63,7 @@ fn a_reference_into_an_edited_value_is_resolved_again_without_rechecking_its_fil
         ("a.nacl", "salto.t a {\n  name = \"A\"\n}\n"),
         ("c.nacl", "salto.t c {\n  ref = salto.t.instance.a.name\n}\n"),
     ];
-    let files: Vec<SourceFile> = texts
-        .iter()
-        .map(|(path, text)| SourceFile::new(&db, PathBuf::from(format!("/ws/{path}")), Arc::from(*text)))
-        .collect();
-    let layout = Layout { root: PathBuf::from("/ws"), envs: Vec::new(), current_env: None };
-    let workspace =
-        Workspace::new(&db, layout, files.clone(), Vec::new(), nacl_analysis::state::WorkspaceState::none());
+    let (workspace, files) = workspace_of(&db, &texts);
     assert!(file_diagnostics(&db, workspace, files[1]).is_empty());
     log.lock().expect("log").clear();
 
