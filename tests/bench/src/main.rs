@@ -5,6 +5,7 @@
 //!   one markdown table. Each throughput is also given as the ratio to reading the same files
 //!   and counting their lines, each latency as the ratio to the 10 MB workspace's, so figures
 //!   compare across machines.
+//! - `corpus`: the full check of every corpus workspace.
 //! - `generate`: writes one generated workspace.
 //! - `instructions`: the regression guard: instruction counts (valgrind's callgrind) of parsing
 //!   and checking a fixed generated workspace, compared with the committed baseline.
@@ -42,6 +43,8 @@ enum Command {
         #[arg(long)]
         no_server: bool,
     },
+    /// The full check of every corpus workspace: time, MB/s, peak memory, errors and warnings.
+    Corpus,
     /// Writes a generated workspace.
     Generate {
         /// Where (a new folder).
@@ -93,6 +96,26 @@ fn main() -> ExitCode {
             }
         },
         Command::Instructions { update } => instructions::run(update),
+        Command::Corpus => {
+            println!("| workspace | files | MB | check s | MB/s | peak MB (x input) | errors | warnings |");
+            println!("|---|---|---|---|---|---|---|---|");
+            for dir in nacl_corpus::workspaces() {
+                let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                let files = throughput::nacl_files(&dir).len();
+                let Some(check) = throughput::check(&dir) else { continue };
+                let mb = check.rate.bytes as f64 / 1e6;
+                println!(
+                    "| `{name}` | {files} | {mb:.1} | {:.2} | {:.1} | {:.0} ({:.1}x) | {} | {} |",
+                    check.rate.seconds,
+                    check.rate.mb_per_s(),
+                    check.peak as f64 / 1e6,
+                    check.peak as f64 / check.rate.bytes.max(1) as f64,
+                    check.errors,
+                    check.warnings
+                );
+            }
+            ExitCode::SUCCESS
+        }
         Command::CheckHere { dir } => {
             throughput::check_here(&dir);
             ExitCode::SUCCESS
