@@ -302,6 +302,10 @@ impl LoadedWorkspace {
     }
 
     /// Sets the text of the file at `path` (an editor's buffer), adding the file if it is new.
+    ///
+    /// The text is set even when it is the same, to lower the file's durability: the first change
+    /// of a file read from disk costs a check of everything depending on files from disk
+    /// (proportional to the workspace), so it is paid when a buffer opens, not on its first edit.
     pub fn set_file_text(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
         self.set_text_with(path, text, salsa::Durability::LOW)
     }
@@ -316,7 +320,7 @@ impl LoadedWorkspace {
     fn set_text_with(&mut self, path: &Path, text: Arc<str>, durability: salsa::Durability) -> SourceFile {
         use salsa::Setter;
         if let Some(file) = self.file(path) {
-            if **file.text(&self.db) != *text {
+            if **file.text(&self.db) != *text || durability == salsa::Durability::LOW {
                 file.set_text(&mut self.db).with_durability(durability).to(text);
             }
             return file;
