@@ -76,7 +76,9 @@ struct Target {
 fn pick_file(files: &[PathBuf]) -> Option<Target> {
     files.iter().find_map(|path| {
         let text = std::fs::read_to_string(path).ok()?;
-        let header = text.lines().position(|l| !l.starts_with("type ") && l.trim_end().ends_with('{'))?;
+        let is_instance_header =
+            |l: &str| !l.starts_with([' ', '\t']) && !l.starts_with("type ") && l.trim_end().ends_with('{');
+        let header = text.lines().position(is_instance_header)?;
         let edit = text.lines().enumerate().skip(header + 1).find_map(|(i, l)| {
             let at = l.find(" = \"")?;
             (l.ends_with('"') && l.len() < 200).then_some((i, at + 4))
