@@ -118,6 +118,11 @@ impl ElemId {
         if parts.iter().any(|p| p.is_empty()) {
             return Err(illegal("empty name part".to_owned()));
         }
+        // `<` and `>` belong to container names (`List<...>`): an adapter or type named with them
+        // would render as a container name.
+        if parts.iter().take(2).any(|p| p.contains(['<', '>'])) {
+            return Err(illegal("`<` and `>` only appear in container types such as `List<...>`".to_owned()));
+        }
         match parts.as_slice() {
             [single] if BUILTIN_TYPES.contains(single) => Ok(ElemId::type_id("", single)),
             [adapter] => Ok(ElemId::type_id(adapter, CONFIG_NAME)),
@@ -331,6 +336,9 @@ mod tests {
         // Found by the `elem_id` fuzz target: `var` is no ID type inside an adapter's type.
         assert!(ElemId::parse("salto.t.var.x").is_err());
         assert!(ElemId::parse("a..b").is_err());
+        // Found by the `elem_id` fuzz target: it would render as the container `Map<t.y>`.
+        assert!(ElemId::parse("Map<t.y>.type").is_err());
+        assert!(ElemId::parse("Map<salto.t>").is_ok_and(|id| id.adapter.is_empty()));
     }
 
     #[test]
