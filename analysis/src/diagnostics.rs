@@ -169,7 +169,7 @@ fn references(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: Source
 
 /// Calls `f` on every value the fragments hold (annotation values, instance values, field
 /// annotations), nested values included.
-fn walk_values(fragments: &[crate::fragments::Fragment], f: &mut impl FnMut(&Value)) {
+pub(crate) fn walk_values(fragments: &[crate::fragments::Fragment], f: &mut impl FnMut(&Value)) {
     fn walk(value: &Value, f: &mut impl FnMut(&Value)) {
         f(value);
         match &value.kind {

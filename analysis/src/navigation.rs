@@ -358,7 +358,7 @@ pub(crate) fn short_value(value: &crate::fragments::Value) -> String {
 }
 
 /// The type a type label names: `"List<salto.x>"` names `salto.x`.
-fn type_label(text: &str) -> Option<ElemId> {
+pub(crate) fn type_label(text: &str) -> Option<ElemId> {
     let mut name = text;
     while let Some(inner) = container_inner(name) {
         name = inner;

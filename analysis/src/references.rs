@@ -166,18 +166,90 @@ impl LoadedWorkspace {
     /// Every occurrence of `named` in the workspace, by file then position.
     fn occurrences(&self, named: &Named) -> Vec<Occurrence> {
         let needle = named.name().to_owned();
-        let files: Vec<(PathBuf, Arc<str>)> = self
-            .workspace
-            .files(&self.db)
-            .iter()
-            .map(|f| (f.path(&self.db).clone(), f.text(&self.db).clone()))
-            .filter(|(_, text)| text.contains(needle.as_str()))
-            .collect();
-        let mut found: Vec<Occurrence> =
-            files.par_iter().flat_map_iter(|(path, text)| file_occurrences(path, text, named)).collect();
+        let mut found: Vec<Occurrence> = Vec::new();
+        let mut to_parse: Vec<(PathBuf, Arc<str>)> = Vec::new();
+        for &file in self.workspace.files(&self.db) {
+            let text = file.text(&self.db);
+            if !text.contains(needle.as_str()) {
+                continue;
+            }
+            let from_fragments = match named {
+                Named::Element(type_id) if type_id.id_type == IdType::Type => type_occurrences(&self.db, file, type_id),
+                _ => None,
+            };
+            match from_fragments {
+                Some(occurrences) => found.extend(occurrences),
+                None => to_parse.push((file.path(&self.db).clone(), text.clone())),
+            }
+        }
+        found.par_extend(to_parse.par_iter().flat_map_iter(|(path, text)| file_occurrences(path, text, named)));
         found.sort_by(|a, b| (&a.path, a.range.start()).cmp(&(&b.path, b.range.start())));
         found
     }
+}
+
+/// The places a file names the type `type_id`, read from its fragments without parsing it (a
+/// widely used type is named in thousands of files): headers, field and annotation-type labels,
+/// references and templates. `None` when the fragments may not say everything (a file with syntax
+/// errors, whose broken blocks define nothing, or with a meta type, whose label they do not keep).
+fn type_occurrences(db: &dyn crate::db::Db, file: crate::db::SourceFile, type_id: &ElemId) -> Option<Vec<Occurrence>> {
+    let read = crate::db::file_fragments(db, file);
+    let fragments = &read.fragments;
+    let has_meta =
+        fragments.iter().any(|f| matches!(f.kind, crate::fragments::FragmentKind::Object { meta: Some(_), .. }));
+    if !read.syntax_errors.is_empty() || has_meta {
+        return None;
+    }
+    let (path, text) = (file.path(db), file.text(db));
+    let full = type_id.to_string();
+    let named = Named::Element(type_id.clone());
+    let mut found = Vec::new();
+    // The type's name inside a label range that names it.
+    let mut label = |range: TextRange, declaration: bool| {
+        let at = text.get(std::ops::Range::<usize>::from(range))?.find(&full)? + type_id.adapter.len() + 1;
+        let name = TextRange::at(range.start() + TextSize::from(at as u32), TextSize::of(type_id.type_name.as_str()));
+        // An adapter's config type (`salesforce`) has no name of its own written anywhere.
+        if text.get(std::ops::Range::<usize>::from(name)) != Some(type_id.type_name.as_str()) {
+            return None;
+        }
+        found.push(Occurrence { path: path.clone(), range: name, declaration });
+        Some(())
+    };
+    for fragment in fragments {
+        match fragment.kind {
+            crate::fragments::FragmentKind::Instance if fragment.id.type_of() == *type_id => {
+                label(fragment.type_range?, false);
+            }
+            crate::fragments::FragmentKind::Object { .. } | crate::fragments::FragmentKind::Primitive(_)
+                if fragment.id == *type_id =>
+            {
+                label(fragment.header_range, true);
+            }
+            _ => {}
+        }
+        for def in fragment.fields.iter().chain(&fragment.annotation_types) {
+            if crate::navigation::type_label(&def.type_name).as_ref() == Some(type_id) {
+                label(def.type_range, false);
+            }
+        }
+    }
+    let mut references = Vec::new();
+    crate::diagnostics::walk_values(fragments, &mut |value| match &value.kind {
+        crate::fragments::ValueKind::Reference(reference) => references.push(reference.clone()),
+        crate::fragments::ValueKind::Template(parts) => references.extend(parts.iter().filter_map(|part| match part {
+            crate::fragments::TemplatePart::Reference(reference) => Some(reference.clone()),
+            crate::fragments::TemplatePart::Text(_) => None,
+        })),
+        _ => {}
+    });
+    for reference in references {
+        let Ok(id) = ElemId::parse(&reference.text) else { continue };
+        let Some(segment) = reference_segment(&id, &named) else { continue };
+        if let Some(range) = segment_range(&reference.text, segment) {
+            found.push(Occurrence { path: path.clone(), range: range + reference.range.start(), declaration: false });
+        }
+    }
+    Some(found)
 }
 
 /// What the name at `offset` refers to, and the range of just the segment naming it (what a
