@@ -320,7 +320,7 @@ fn references_rename_workspace_symbols_and_selection() {
     let mut with_context = alice.clone();
     with_context["context"] = json!({ "includeDeclaration": true });
     let references = client.request("textDocument/references", with_context);
-    assert_eq!(references.as_array().map(Vec::len), Some(3), "{references}");
+    assert_eq!(references.as_array().map(Vec::len), Some(4), "{references}");
     let highlights = client.request("textDocument/documentHighlight", alice.clone());
     assert_eq!(highlights.as_array().map(Vec::len), Some(2), "{highlights}");
     let prepared = client.request("textDocument/prepareRename", alice.clone());
@@ -333,7 +333,7 @@ fn references_rename_workspace_symbols_and_selection() {
     rename["newName"] = json!("alicia");
     let edit = client.request("textDocument/rename", rename.clone());
     let changes = edit["changes"].as_object().expect("changes");
-    assert_eq!(changes.len(), 2, "{edit}");
+    assert_eq!(changes.len(), 3, "{edit}");
     assert!(changes[&file_uri].as_array().is_some_and(|e| e.iter().all(|e| e["newText"] == "alicia")));
     rename["newName"] = json!("bob");
     let refused = client.respond("textDocument/rename", rename);

@@ -62,6 +62,7 @@ fn rename(root: &Path, loaded: &LoadedWorkspace, file: &str, needle: &str, skip:
 fn references_of_an_instance_a_type_a_field_and_a_variable() {
     let (root, loaded) = fixture();
     expect_test::expect![[r#"
+        more.nacl:11:34 alice
         people.nacl:1:14 alice decl
         people.nacl:9:51 alice
         vars.nacl:7:36 alice
@@ -70,6 +71,8 @@ fn references_of_an_instance_a_type_a_field_and_a_variable() {
     expect_test::expect![[r#"
         more.nacl:1:12 person decl
         more.nacl:6:17 person
+        more.nacl:9:7 person
+        more.nacl:11:18 person
         people.nacl:1:7 person
         people.nacl:4:11 person
         people.nacl:8:7 person
@@ -86,6 +89,7 @@ fn references_of_an_instance_a_type_a_field_and_a_variable() {
     .assert_eq(&references(&root, &loaded, "people.nacl", "salto.person", 7));
     expect_test::expect![[r#"
         more.nacl:6:30 name
+        more.nacl:10:3 name
         people.nacl:2:3 name
         people.nacl:9:3 name
         people.nacl:9:57 name
@@ -149,6 +153,11 @@ fn an_annotation_type_is_renamed_everywhere_and_values_are_not() {
           }
           team_owner = salto.person.field.name
         }
+
+        salto.person erin {
+          name = "Erin"
+          mentor = salto.person.instance.alice
+        }
         --- team.nacl
         type salto.team {
           salto.person lead {
@@ -183,6 +192,19 @@ fn an_annotation_type_is_renamed_everywhere_and_values_are_not() {
 fn renames_update_every_place() {
     let (root, loaded) = fixture();
     expect_test::expect![[r#"
+        --- more.nacl
+        type salto.person {
+          annotations {
+            string owner {
+            }
+          }
+          owner = salto.person.field.name
+        }
+
+        salto.person erin {
+          name = "Erin"
+          mentor = salto.person.instance.alicia
+        }
         --- people.nacl
         salto.person alicia {
           name = "Alice"
@@ -213,6 +235,11 @@ fn renames_update_every_place() {
             }
           }
           owner = salto.person.field.full_name
+        }
+
+        salto.person erin {
+          full_name = "Erin"
+          mentor = salto.person.instance.alice
         }
         --- people.nacl
         salto.person alice {
@@ -257,7 +284,7 @@ fn renames_update_every_place() {
     "#]]
     .assert_eq(&rename(&root, &loaded, "vars.nacl", "greeting", 0, "hello"));
     let renamed_type = rename(&root, &loaded, "types.nacl", "List<salto.person>", 12, "human");
-    assert_eq!(renamed_type.matches("salto.human").count(), 14, "{renamed_type}");
+    assert_eq!(renamed_type.matches("salto.human").count(), 16, "{renamed_type}");
     assert!(!renamed_type.contains("salto.person"), "{renamed_type}");
 }
 
@@ -280,4 +307,40 @@ fn renames_that_would_break_the_workspace_are_refused() {
         refused: `salto.person.field.friends` already exists
     "#]]
     .assert_eq(&rename(&root, &loaded, "types.nacl", "name", 0, "friends"));
+}
+
+/// Every diagnostic of the workspace as `file: code message`, sorted.
+fn all_diagnostics(root: &Path, loaded: &LoadedWorkspace) -> Vec<String> {
+    let mut found: Vec<String> = loaded
+        .check(None)
+        .iter()
+        .flat_map(|report| {
+            let name = report.path.strip_prefix(root).unwrap_or(&report.path).display().to_string();
+            report.diagnostics.iter().map(move |d| format!("{name}: {} {}", d.code, d.message))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn renaming_an_instance_used_in_three_files_and_a_template_adds_no_diagnostic() {
+    let (root, mut loaded) = fixture();
+    let before = all_diagnostics(&root, &loaded);
+    let (path, offset) = at(&root, "people.nacl", "alice", 0);
+    let edits = loaded.rename(&path, offset, "alicia").expect("the rename");
+    let files: Vec<String> =
+        edits.iter().map(|(p, _)| p.strip_prefix(&root).unwrap_or(p).display().to_string()).collect();
+    assert_eq!(files, ["more.nacl", "people.nacl", "vars.nacl"]);
+    for (file, mut changes) in edits {
+        let mut text = std::fs::read_to_string(&file).expect("the fixture");
+        changes.sort_by_key(|(range, _)| std::cmp::Reverse(range.start()));
+        for (range, new_text) in changes {
+            text.replace_range(std::ops::Range::<usize>::from(range), &new_text);
+        }
+        loaded.set_file_text(&file, text.into());
+    }
+    let people = loaded.text_of(&root.join("people.nacl")).expect("people.nacl");
+    assert!(people.contains("${ salto.person.instance.alicia.name }"), "{people}");
+    assert_eq!(all_diagnostics(&root, &loaded), before);
 }
