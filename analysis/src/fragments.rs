@@ -351,8 +351,9 @@ fn string_kind(
     // Rebuild the literal text between references with the same decoding as the whole string.
     let mut out = Vec::new();
     let mut text = nacl_syntax::StringDecoder::default();
-    let flush = |text: &mut nacl_syntax::StringDecoder, out: &mut Vec<TemplatePart>| {
-        let piece = std::mem::take(text).finish();
+    let flush = |text: &mut nacl_syntax::StringDecoder, out: &mut Vec<TemplatePart>, last: bool| {
+        let text = std::mem::take(text);
+        let piece = if last && multiline { text.finish_multiline() } else { text.finish() };
         if !piece.is_empty() {
             out.push(TemplatePart::Text(piece.into()));
         }
@@ -362,14 +363,14 @@ fn string_kind(
             StringPart::Text(t) | StringPart::Escape(t) if multiline => text.push_multiline_piece(t.kind(), t.text()),
             StringPart::Text(t) | StringPart::Escape(t) => text.push_string_piece(t.kind(), t.text()),
             StringPart::Template(template) => {
-                flush(&mut text, &mut out);
+                flush(&mut text, &mut out, false);
                 if let Some(id) = template.id() {
                     out.push(TemplatePart::Reference(Reference { text: id.text().into(), range: id.text_range() }));
                 }
             }
         }
     }
-    flush(&mut text, &mut out);
+    flush(&mut text, &mut out, true);
     ValueKind::Template(out)
 }
 

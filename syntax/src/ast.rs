@@ -269,9 +269,8 @@ fn string_parts(node: &SyntaxNode) -> impl Iterator<Item = StringPart> + use<> {
     })
 }
 
-/// Decodes the parts of a string, writing templates back as `${ id }`.
-fn decode_parts(parts: impl Iterator<Item = StringPart>, multiline: bool) -> String {
-    let mut decoder = StringDecoder::default();
+/// Feeds the parts of a string to `decoder`, writing templates back as `${ id }`.
+fn push_parts(decoder: &mut StringDecoder, parts: impl Iterator<Item = StringPart>, multiline: bool) {
     for part in parts {
         match part {
             StringPart::Text(t) | StringPart::Escape(t) => {
@@ -288,7 +287,6 @@ fn decode_parts(parts: impl Iterator<Item = StringPart>, multiline: bool) -> Str
             }
         }
     }
-    decoder.finish()
 }
 
 impl StringLit {
@@ -304,7 +302,9 @@ impl StringLit {
 
     /// The decoded value, templates written as `${ id }`. Invalid escapes decode to U+FFFD.
     pub fn value(&self) -> String {
-        decode_parts(self.parts(), false)
+        let mut decoder = StringDecoder::default();
+        push_parts(&mut decoder, self.parts(), false);
+        decoder.finish()
     }
 
     /// Whether the string holds `${ }` template references.
@@ -324,19 +324,12 @@ impl MultilineString {
         token(&self.0, MULTILINE_CLOSE).is_some()
     }
 
-    /// The decoded value: the content lines without the line break before the closing `'''`.
-    /// CRLF line breaks read as `\n`, so CRLF and LF files hold the same values.
+    /// The decoded value: the content lines verbatim (a `\r` before a line's `\n` stays, as in
+    /// Salto), without the `\n` that ends the last content line.
     pub fn value(&self) -> String {
-        let mut value = decode_parts(self.parts(), true);
-        if value.ends_with('\n') {
-            value.pop();
-            if value.ends_with('\r') {
-                value.pop();
-            }
-        } else if value.ends_with('\r') {
-            value.pop();
-        }
-        value
+        let mut decoder = StringDecoder::default();
+        push_parts(&mut decoder, self.parts(), true);
+        decoder.finish_multiline()
     }
 }
 

@@ -38,13 +38,11 @@ impl StringDecoder {
         self.push_char(decoded);
     }
 
-    /// Adds a piece of a `'''` string: text is verbatim with CRLF read as LF; escapes are
-    /// `\\` (before `${` or `'''`), `\${` and `\'''`.
+    /// Adds a piece of a `'''` string: text is verbatim, line breaks as written (`\r\n` stays
+    /// `\r\n`, as Salto reads it); escapes are `\\` (before `${` or `'''`), `\${` and `\'''`.
     pub fn push_multiline_piece(&mut self, kind: SyntaxKind, text: &str) {
         if kind == ESCAPE {
             self.push_str(&text[1..]);
-        } else if text.contains("\r\n") {
-            self.push_str(&text.replace("\r\n", "\n"));
         } else {
             self.push_str(text);
         }
@@ -54,6 +52,17 @@ impl StringDecoder {
     pub fn finish(mut self) -> String {
         self.flush_high();
         self.out
+    }
+
+    /// Returns the decoded value of the end of a `'''` string: without the line break that ends
+    /// its last content line. That is one `\n` (a `\r` before it stays, as Salto reads it: a
+    /// value ending in `\r` round-trips through Salto's dumper) or a lone `\r`.
+    pub fn finish_multiline(self) -> String {
+        let mut out = self.finish();
+        if out.ends_with('\n') || out.ends_with('\r') {
+            out.pop();
+        }
+        out
     }
 
     fn push_utf16(&mut self, unit: u16) {

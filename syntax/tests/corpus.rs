@@ -82,3 +82,106 @@ fn corpus_formatting_keeps_meaning_and_is_canonical() {
     let expected: Vec<&str> = HAND_EDITED.iter().map(|(name, _)| *name).collect();
     assert_eq!(other, expected, "files whose formatting changes more than whitespace");
 }
+
+/// The value of a multiline string computed from its raw text alone: the text between the
+/// opening line and the closing line, minus one final line break (one `\n`, as Salto drops), with the escapes of `'''`
+/// strings applied and templates written as `${ id }`.
+fn multiline_value_from_raw(raw: &str) -> String {
+    let raw = raw.strip_suffix(['\n', '\r']).unwrap_or(raw);
+    let mut out = String::new();
+    let mut rest = raw;
+    while let Some(c) = rest.chars().next() {
+        if c == '\\' {
+            let run = rest.len() - rest.trim_start_matches('\\').len();
+            let after = &rest[run..];
+            let marker = if after.starts_with("${") {
+                2
+            } else if after.starts_with("'''") {
+                3
+            } else {
+                0
+            };
+            if marker == 0 {
+                out.push_str(&rest[..run]);
+                rest = after;
+                continue;
+            }
+            out.push_str(&"\\".repeat(run / 2));
+            if run % 2 == 1 {
+                out.push_str(&after[..marker]);
+                rest = &after[marker..];
+            } else {
+                rest = after;
+            }
+            if run % 2 == 1 || marker == 3 {
+                continue;
+            }
+        }
+        if let Some(template) = rest.strip_prefix("${")
+            && let Some(end) = template.find('}')
+        {
+            let inner = template[..end].trim_matches([' ', '\t']);
+            let legal = inner.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && inner.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '@'));
+            if legal {
+                out.push_str(&format!("${{ {inner} }}"));
+                rest = &template[end + 1..];
+                continue;
+            }
+        }
+        let c = rest.chars().next().unwrap_or_default();
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+#[test]
+fn corpus_multiline_values_are_their_raw_text() {
+    use nacl_syntax::{SyntaxKind, ast::AstNodeExt};
+    let texts = corpus_texts();
+    let counted = std::sync::atomic::AtomicUsize::new(0);
+    let mismatches: Vec<String> = texts
+        .par_iter()
+        .flat_map_iter(|(name, text)| {
+            let parse = nacl_syntax::parse(text);
+            let mut found = Vec::new();
+            for node in parse.syntax().descendants().filter(|n| n.kind() == SyntaxKind::MULTILINE_STRING) {
+                let Some(string) = nacl_syntax::ast::MultilineString::cast(node.clone()) else { continue };
+                counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let tokens: Vec<_> = node.children_with_tokens().collect();
+                let start = tokens.first().map(|t| t.text_range().end());
+                let end =
+                    tokens.iter().find(|t| t.kind() == SyntaxKind::MULTILINE_CLOSE).map(|t| t.text_range().start());
+                let (Some(start), Some(end)) = (start, end) else { continue };
+                let raw = &text[usize::from(start)..usize::from(end)];
+                if string.value() != multiline_value_from_raw(raw) {
+                    found.push(format!(
+                        "{name} at {start:?}: {:?} != {:?}",
+                        string.value(),
+                        multiline_value_from_raw(raw)
+                    ));
+                }
+            }
+            found
+        })
+        .collect();
+    let counted = counted.into_inner();
+    assert!(counted > 800, "only {counted} multiline strings in the corpus");
+    assert!(
+        mismatches.is_empty(),
+        "{} multiline values differ from their raw text:\n{}",
+        mismatches.len(),
+        mismatches[..mismatches.len().min(10)].join("\n")
+    );
+}
+
+#[test]
+fn raw_multiline_oracle_applies_escapes() {
+    assert_eq!(multiline_value_from_raw("a\r\nb\n"), "a\r\nb");
+    assert_eq!(multiline_value_from_raw("a\r\nb\r\n"), "a\r\nb\r");
+    assert_eq!(multiline_value_from_raw("x \\${ y }\n"), "x ${ y }");
+    assert_eq!(multiline_value_from_raw("x \\\\${y}\n"), "x \\${ y }");
+    assert_eq!(multiline_value_from_raw("\\''' q\n"), "''' q");
+    assert_eq!(multiline_value_from_raw("a\\b\n"), "a\\b");
+}
