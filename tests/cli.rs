@@ -321,3 +321,189 @@ fn check_takes_a_bare_file_name_in_the_current_folder() {
     assert!(stdout.contains("1 file checked"), "{stdout}");
     assert!(stdout.contains("E0101"), "{stdout}");
 }
+
+/// Runs `nacl-ls` with a time limit: a hang is a failure, not a stuck test run.
+#[cfg(unix)]
+fn nacl_ls_within(seconds: u64, args: &[&str]) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nacl-ls"))
+        .args(args)
+        .current_dir(repo_root())
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the nacl-ls binary runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    while child.try_wait().expect("wait").is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("nacl-ls {args:?} did not finish within {seconds} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().expect("output");
+    let text = |bytes: Vec<u8>| String::from_utf8_lossy(&bytes).into_owned();
+    (output.status.code().unwrap_or(-1), text(output.stdout), text(output.stderr))
+}
+
+#[cfg(unix)]
+fn mkfifo(path: &std::path::Path) {
+    let status = Command::new("mkfifo").arg(path).status().expect("mkfifo runs");
+    assert!(status.success());
+}
+
+#[cfg(unix)]
+fn names_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("read dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[cfg(unix)]
+#[test]
+fn fmt_never_writes_through_a_planted_link() {
+    use std::os::unix::fs::symlink;
+    let scratch = Scratch::new("fmt-planted");
+    let (ws, victim) = (scratch.0.join("ws"), scratch.0.join("victim.sh"));
+    std::fs::create_dir_all(&ws).expect("dir");
+    std::fs::write(&victim, "echo safe\n").expect("write");
+    std::fs::write(ws.join("a.nacl"), MESSY).expect("write");
+    // Every name an earlier version used for its temporary file, and a few likely others.
+    for name in [".a.nacl.nacl-ls-fmt.tmp", "a.nacl.tmp", ".a.nacl.tmp", "a.nacl~"] {
+        symlink(&victim, ws.join(name)).expect("symlink");
+    }
+    let before = names_in(&ws);
+    let (code, _, stderr) = nacl_ls(&["fmt", ws.to_str().expect("UTF-8")]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(std::fs::read_to_string(ws.join("a.nacl")).expect("read"), CANONICAL);
+    assert_eq!(std::fs::read_to_string(&victim).expect("read"), "echo safe\n", "the link's target is untouched");
+    assert_eq!(names_in(&ws), before, "no file is added or left behind");
+}
+
+#[cfg(unix)]
+#[test]
+fn fmt_updates_files_in_place_keeping_links_mode_and_identity() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt, symlink};
+    let scratch = Scratch::new("fmt-identity");
+    let ws = scratch.0.join("ws");
+    std::fs::create_dir_all(ws.join("real")).expect("dir");
+    let real = ws.join("real/a.nacl");
+    std::fs::write(&real, MESSY).expect("write");
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+    std::fs::hard_link(&real, ws.join("real/backup.txt")).expect("hard link");
+    symlink("real/a.nacl", ws.join("link.nacl")).expect("symlink");
+    let inode = std::fs::metadata(&real).expect("stat").ino();
+
+    let (code, _, stderr) = nacl_ls(&["fmt", ws.to_str().expect("UTF-8")]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.starts_with("1 of 1 files reformatted"), "the file and the link to it count once: {stderr}");
+    let meta = std::fs::metadata(&real).expect("stat");
+    assert_eq!(std::fs::read_to_string(&real).expect("read"), CANONICAL);
+    assert_eq!((meta.ino(), meta.mode() & 0o777, meta.nlink()), (inode, 0o640, 2), "same file, mode and links");
+    assert_eq!(std::fs::read_to_string(ws.join("real/backup.txt")).expect("read"), CANONICAL);
+    assert!(std::fs::symlink_metadata(ws.join("link.nacl")).expect("lstat").file_type().is_symlink());
+
+    // A link given directly is formatted at its target too.
+    std::fs::write(&real, MESSY).expect("write");
+    let (code, _, stderr) = nacl_ls(&["fmt", ws.join("link.nacl").to_str().expect("UTF-8")]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(std::fs::read_to_string(&real).expect("read"), CANONICAL);
+    assert!(std::fs::symlink_metadata(ws.join("link.nacl")).expect("lstat").file_type().is_symlink());
+}
+
+#[cfg(unix)]
+#[test]
+fn fmt_refuses_read_only_files_and_links_out_of_the_workspace() {
+    use std::os::unix::fs::{PermissionsExt, symlink};
+    let scratch = Scratch::new("fmt-refuse");
+    let (ws, outside) = (scratch.0.join("ws"), scratch.0.join("outside"));
+    std::fs::create_dir_all(&ws).expect("dir");
+    std::fs::create_dir_all(&outside).expect("dir");
+    let read_only = ws.join("ro.nacl");
+    std::fs::write(&read_only, MESSY).expect("write");
+    std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o444)).expect("chmod");
+    std::fs::write(outside.join("victim.nacl"), MESSY).expect("write");
+    symlink(outside.join("victim.nacl"), ws.join("out.nacl")).expect("symlink");
+    std::fs::create_dir_all(ws.join("envs")).expect("dir");
+    symlink(&outside, ws.join("envs/prod")).expect("symlink");
+
+    let (code, _, stderr) = nacl_ls(&["fmt", ws.to_str().expect("UTF-8")]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("ro.nacl: the file is read-only"), "{stderr}");
+    assert!(stderr.contains("out.nacl: it is a link to") && stderr.contains("outside the workspace"), "{stderr}");
+    assert!(stderr.contains("envs/prod: it is a link to"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&read_only).expect("read"), MESSY);
+    assert_eq!(std::fs::read_to_string(outside.join("victim.nacl")).expect("read"), MESSY);
+
+    // A writable file in a read-only folder is formatted: it is updated, not replaced.
+    std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+    std::fs::remove_file(ws.join("out.nacl")).expect("rm");
+    std::fs::remove_file(ws.join("envs/prod")).expect("rm");
+    std::fs::set_permissions(&ws, std::fs::Permissions::from_mode(0o555)).expect("chmod");
+    let (code, _, stderr) = nacl_ls(&["fmt", ws.to_str().expect("UTF-8")]);
+    std::fs::set_permissions(&ws, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(std::fs::read_to_string(&read_only).expect("read"), CANONICAL);
+}
+
+#[cfg(unix)]
+#[test]
+fn links_inside_the_workspace_are_followed_and_fifos_never_hang() {
+    use std::os::unix::fs::symlink;
+    let scratch = Scratch::new("links-fifos");
+    let ws = scratch.0.join("ws");
+    std::fs::create_dir_all(ws.join("salto.config/states")).expect("dir");
+    std::fs::create_dir_all(ws.join("shared")).expect("dir");
+    std::fs::write(ws.join("shared/t.nacl"), "type salto.t {\n  number n {\n  }\n}\nsalto.t x {\n  n = \"one\"\n}\n")
+        .expect("write");
+    std::fs::create_dir_all(ws.join("envs")).expect("dir");
+    symlink("../shared", ws.join("envs/prod")).expect("symlink");
+    symlink(".", ws.join("loop")).expect("symlink");
+    mkfifo(&ws.join("salto.config/envs.nacl"));
+    mkfifo(&ws.join("salto.config/states/prod.salto.jsonl.zip"));
+    mkfifo(&ws.join("pipe.nacl"));
+    let root = ws.to_str().expect("UTF-8");
+
+    let (code, stdout, stderr) = nacl_ls_within(30, &["check", root]);
+    assert_eq!(code, 1, "the FIFO named like a NaCl file is an error: {stdout}{stderr}");
+    assert_eq!(stdout.matches("expects a number").count(), 1, "a file reached through a link counts once: {stdout}");
+    assert!(stdout.contains("pipe.nacl") && stdout.contains("not a regular file"), "{stdout}");
+    assert!(stdout.contains("could not be read: cannot read or decompress it: it is not a regular file"), "{stdout}");
+    std::fs::remove_file(ws.join("pipe.nacl")).expect("rm");
+
+    let fifo = scratch.0.join("pipe.nacl");
+    mkfifo(&fifo);
+    let (code, stdout, stderr) = nacl_ls_within(30, &["check", fifo.to_str().expect("UTF-8")]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stdout.contains("neither a regular file nor a folder"), "{stdout}");
+
+    let linked = scratch.0.join("linked-ws");
+    symlink(&ws, &linked).expect("symlink");
+    let (code, stdout, stderr) = nacl_ls_within(30, &["check", linked.to_str().expect("UTF-8")]);
+    assert_eq!(code, 1, "a workspace reached through a link is checked: {stdout}{stderr}");
+    assert!(stdout.contains("expects a number"), "{stdout}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_state_file_bomb_is_refused_quickly() {
+    let scratch = Scratch::new("state-bomb");
+    let ws = scratch.0.join("ws");
+    std::fs::create_dir_all(ws.join("salto.config/states")).expect("dir");
+    std::fs::write(
+        ws.join("salto.config/envs.nacl"),
+        "envs {\n  envs = [\n    {\n      name = \"prod\"\n    },\n  ]\n}\n",
+    )
+    .expect("write");
+    std::fs::write(ws.join("a.nacl"), "type salto.t {\n}\n").expect("write");
+    // 300 gzip members of 1 MiB of spaces each: 300 MiB of one line, from a file of 300 KB.
+    let member = nacl_corpus::gzip(&vec![b' '; 1 << 20]);
+    std::fs::write(ws.join("salto.config/states/prod.salto.jsonl.zip"), member.repeat(300)).expect("write");
+    let (code, stdout, stderr) = nacl_ls_within(120, &["check", ws.to_str().expect("UTF-8")]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("line longer than 256 MiB"), "{stdout}");
+}

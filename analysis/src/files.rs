@@ -1,13 +1,80 @@
-//! Finding `.nacl` files on disk, loading them safely, and checking their syntax in parallel.
+//! Finding `.nacl` files on disk and reading them safely. Every read of the disk goes through
+//! [`open_regular`]: only regular files (after following links), never blocking on a FIFO or a
+//! device, and never more than a size cap.
 
 use nacl_syntax::{ErrorCode, SyntaxError, TextRange, TextSize};
 use std::{
-    io,
+    fs::File,
+    io::{self, Read},
     path::{Path, PathBuf},
 };
 
 /// The largest file nacl-ls reads. Larger files get one clear error instead of being analysed.
 pub const MAX_FILE_SIZE: u64 = 128 << 20;
+
+/// The largest configuration file nacl-ls reads (`salto.config/envs.nacl`, `.nacl-ls.toml`).
+pub const MAX_CONFIG_SIZE: u64 = 16 << 20;
+
+/// Opens `path` for reading if it is a regular file (links are followed) of at most `max`
+/// bytes, and returns it with its size. FIFOs, sockets and devices are refused without
+/// blocking: the file is opened non-blocking and checked on the open handle, so a name swapped
+/// for a FIFO after a check cannot hang the reader either.
+pub fn open_regular(path: &Path, max: u64) -> io::Result<(File, u64)> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "it is not a regular file"));
+    }
+    if meta.len() > max {
+        return Err(too_large(meta.len(), max));
+    }
+    Ok((file, meta.len()))
+}
+
+/// The error for a file over a size cap.
+fn too_large(size: u64, max: u64) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::FileTooLarge,
+        format!("it is {} MiB; nacl-ls reads files of up to {} MiB", size.div_ceil(1 << 20), max >> 20),
+    )
+}
+
+/// Reads a whole regular file of at most `max` bytes (see [`open_regular`]); a file that grows
+/// past the cap while it is read is refused too.
+pub fn read_regular(path: &Path, max: u64) -> io::Result<Vec<u8>> {
+    let (file, size) = open_regular(path, max)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    file.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(too_large(bytes.len() as u64, max));
+    }
+    Ok(bytes)
+}
+
+/// Opens a regular file for reading and writing in place, not following a link at its last
+/// component (resolve links first with [`std::fs::canonicalize`] to update a link's target),
+/// and never blocking on a FIFO or a device.
+pub fn open_for_update(path: &Path) -> io::Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true).write(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_NOFOLLOW);
+    }
+    let file = options.open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "it is not a regular file"));
+    }
+    Ok(file)
+}
 
 /// Whether `path` names a NaCl file.
 pub fn is_nacl_file(path: &Path) -> bool {
@@ -24,37 +91,120 @@ pub struct DiscoveryError {
 }
 
 /// Every `.nacl` file under `roots` (files given directly are kept whatever their name),
-/// sorted and without duplicates. Hidden folders (`.git`, ...) and `node_modules` are skipped;
-/// symbolic links are not followed, so link loops cannot hang the search.
+/// sorted and without duplicates. Hidden folders (`.git`, ...) and `node_modules` are skipped.
+/// Symbolic links are followed only while they stay inside the root they were found under (a
+/// file given directly: its workspace); a link that leaves it, dangles or loops is reported and
+/// not followed, and a file reached both directly and through a link is listed once.
 pub fn discover(roots: &[PathBuf]) -> (Vec<PathBuf>, Vec<DiscoveryError>) {
-    let mut files = Vec::new();
-    let mut errors = Vec::new();
+    let mut found = Found::default();
     for root in roots {
         match std::fs::metadata(root) {
-            Ok(meta) if meta.is_file() => files.push(root.clone()),
-            Ok(_) => {
-                let walker = walkdir::WalkDir::new(root).into_iter().filter_entry(|entry| {
-                    entry.depth() == 0 || !entry.file_type().is_dir() || !is_skipped_dir(entry.file_name())
-                });
-                for entry in walker {
-                    match entry {
-                        Ok(entry) if entry.file_type().is_file() && is_nacl_file(entry.path()) => {
-                            files.push(entry.into_path())
-                        }
-                        Ok(_) => {}
-                        Err(err) => {
-                            let path = err.path().map_or_else(|| root.clone(), Path::to_path_buf);
-                            errors.push(DiscoveryError { path, error: err.into() });
-                        }
+            Ok(meta) if meta.is_file() => {
+                let folder = root.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+                let boundary = std::fs::canonicalize(crate::layout::find_root(folder));
+                match (std::fs::canonicalize(root), boundary) {
+                    (Ok(target), Ok(boundary)) if target.starts_with(&boundary) => found.add(root.clone(), target),
+                    (Ok(target), Ok(_)) => found.errors.push(outside(root, &target)),
+                    (Err(error), _) | (_, Err(error)) => {
+                        found.errors.push(DiscoveryError { path: root.clone(), error })
                     }
                 }
             }
-            Err(error) => errors.push(DiscoveryError { path: root.clone(), error }),
+            Ok(meta) if !meta.is_dir() => found.errors.push(DiscoveryError {
+                path: root.clone(),
+                error: io::Error::new(io::ErrorKind::InvalidInput, "it is neither a regular file nor a folder"),
+            }),
+            Ok(_) => match std::fs::canonicalize(root) {
+                Ok(boundary) => found.walk(root, &boundary.clone(), &boundary),
+                Err(error) => found.errors.push(DiscoveryError { path: root.clone(), error }),
+            },
+            Err(error) => found.errors.push(DiscoveryError { path: root.clone(), error }),
         }
     }
+    let mut files: Vec<PathBuf> = found.files.into_values().collect();
     files.sort();
     files.dedup();
-    (files, errors)
+    (files, found.errors)
+}
+
+/// The error for a link that leads out of the workspace.
+fn outside(link: &Path, target: &Path) -> DiscoveryError {
+    DiscoveryError {
+        path: link.to_path_buf(),
+        error: io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("it is a link to {}, outside the workspace: not followed", target.display()),
+        ),
+    }
+}
+
+/// What discovery has found so far: files by their real path (the first spelling met is kept),
+/// problems, and the real folders already walked (so links cannot loop).
+#[derive(Default)]
+struct Found {
+    files: std::collections::HashMap<PathBuf, PathBuf>,
+    errors: Vec<DiscoveryError>,
+    walked: std::collections::HashSet<PathBuf>,
+}
+
+impl Found {
+    fn add(&mut self, path: PathBuf, real: PathBuf) {
+        self.files.entry(real).or_insert(path);
+    }
+
+    /// Walks `dir`, whose real path is `real`, following links that stay inside `boundary`.
+    fn walk(&mut self, dir: &Path, real: &Path, boundary: &Path) {
+        if !self.walked.insert(real.to_path_buf()) {
+            return;
+        }
+        let walker = walkdir::WalkDir::new(dir).into_iter().filter_entry(|entry| {
+            entry.depth() == 0 || !entry.file_type().is_dir() || !is_skipped_dir(entry.file_name())
+        });
+        let mut links = Vec::new();
+        for entry in walker {
+            match entry {
+                Ok(entry) if entry.file_type().is_file() && is_nacl_file(entry.path()) => {
+                    let inside =
+                        entry.path().strip_prefix(dir).map_or_else(|_| entry.path().to_path_buf(), |r| real.join(r));
+                    self.add(entry.into_path(), inside);
+                }
+                Ok(entry) if entry.file_type().is_symlink() && entry.depth() > 0 => links.push(entry.into_path()),
+                Ok(entry) if !entry.file_type().is_dir() && is_nacl_file(entry.path()) => {
+                    self.errors.push(DiscoveryError {
+                        path: entry.into_path(),
+                        error: io::Error::new(io::ErrorKind::InvalidInput, "it is not a regular file"),
+                    });
+                }
+                Ok(_) => {}
+                Err(err) => {
+                    let path = err.path().map_or_else(|| dir.to_path_buf(), Path::to_path_buf);
+                    self.errors.push(DiscoveryError { path, error: err.into() });
+                }
+            }
+        }
+        for link in links {
+            let target = match std::fs::canonicalize(&link) {
+                Ok(target) => target,
+                // A dangling link to something that is not a NaCl file is nobody's concern.
+                Err(_) if !is_nacl_file(&link) => continue,
+                Err(error) => {
+                    self.errors.push(DiscoveryError { path: link, error });
+                    continue;
+                }
+            };
+            let is_dir = target.is_dir();
+            if !is_dir && !is_nacl_file(&link) {
+                continue;
+            }
+            if !target.starts_with(boundary) {
+                self.errors.push(outside(&link, &target));
+            } else if is_dir {
+                self.walk(&link, &target, boundary);
+            } else {
+                self.add(link, target);
+            }
+        }
+    }
 }
 
 fn is_skipped_dir(name: &std::ffi::OsStr) -> bool {
@@ -75,33 +225,28 @@ pub fn load(path: &Path) -> LoadedFile {
     let start = TextSize::from(0);
     let fail =
         |code, message: String| LoadedFile { text: String::new(), error: Some(SyntaxError::at(code, start, message)) };
-    match std::fs::metadata(path) {
-        Ok(meta) if meta.len() > MAX_FILE_SIZE => {
-            return fail(
-                ErrorCode::FileTooLarge,
-                format!("file is {} MiB; nacl-ls analyses files up to {} MiB", meta.len() >> 20, MAX_FILE_SIZE >> 20),
-            );
+    match read_regular(path, MAX_FILE_SIZE) {
+        Err(err) if err.kind() == io::ErrorKind::FileTooLarge => {
+            fail(ErrorCode::FileTooLarge, format!("cannot analyse the file: {err}"))
         }
-        Ok(meta) if !meta.is_file() => return fail(ErrorCode::UnreadableFile, "not a regular file".to_owned()),
-        Ok(_) => {}
-        Err(err) => return fail(ErrorCode::UnreadableFile, format!("cannot read the file: {err}")),
-    }
-    match std::fs::read(path) {
-        Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(text) => LoadedFile { text, error: None },
-            Err(err) => {
-                let valid_up_to = err.utf8_error().valid_up_to();
-                let text = String::from_utf8_lossy(err.as_bytes()).into_owned();
-                let at = TextSize::from(u32::try_from(valid_up_to).unwrap_or(u32::MAX));
-                let message =
-                    format!("the file is not valid UTF-8 (first bad byte at offset {valid_up_to}); save it as UTF-8");
-                LoadedFile {
-                    text,
-                    error: Some(SyntaxError::new(ErrorCode::InvalidUtf8, TextRange::empty(at), message)),
-                }
-            }
-        },
         Err(err) => fail(ErrorCode::UnreadableFile, format!("cannot read the file: {err}")),
+        Ok(bytes) => decode(bytes),
+    }
+}
+
+/// A file's bytes as nacl-ls reads them: UTF-8, a leading byte order mark read as part of the
+/// text (the lexer takes it for white space); invalid UTF-8 is an error at the first bad byte.
+pub fn decode(bytes: Vec<u8>) -> LoadedFile {
+    match String::from_utf8(bytes) {
+        Ok(text) => LoadedFile { text, error: None },
+        Err(err) => {
+            let valid_up_to = err.utf8_error().valid_up_to();
+            let text = String::from_utf8_lossy(err.as_bytes()).into_owned();
+            let at = TextSize::from(u32::try_from(valid_up_to).unwrap_or(u32::MAX));
+            let message =
+                format!("the file is not valid UTF-8 (first bad byte at offset {valid_up_to}); save it as UTF-8");
+            LoadedFile { text, error: Some(SyntaxError::new(ErrorCode::InvalidUtf8, TextRange::empty(at), message)) }
+        }
     }
 }
 

@@ -133,7 +133,9 @@ pub fn find_root(start: &Path) -> PathBuf {
 
 /// The environment names listed in `salto.config/envs.nacl`, in order.
 fn read_env_names(root: &Path) -> Vec<String> {
-    let Ok(text) = std::fs::read_to_string(root.join(CONFIG_DIR).join("envs.nacl")) else { return Vec::new() };
+    let path = root.join(CONFIG_DIR).join("envs.nacl");
+    let Ok(bytes) = crate::files::read_regular(&path, crate::files::MAX_CONFIG_SIZE) else { return Vec::new() };
+    let Ok(text) = String::from_utf8(bytes) else { return Vec::new() };
     let parse = nacl_syntax::parse(&text);
     let mut names = Vec::new();
     for block in parse.tree().blocks() {

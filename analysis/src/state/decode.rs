@@ -24,16 +24,79 @@ impl Container {
     }
 }
 
-/// The decompressed JSON text of a plain gzip state file. The reader is a `BufReader` of a
-/// concrete type, which JSON parsing reads byte by byte quickly.
-pub fn gunzip<R: Read>(file: R) -> BufReader<MultiGzDecoder<BufReader<R>>> {
-    BufReader::with_capacity(1 << 16, MultiGzDecoder::new(BufReader::with_capacity(1 << 16, file)))
+/// The most decompressed text one state file may hold: the largest real state file inflates to
+/// about 25 MB, so this is far above any real one and far below what a decompression bomb
+/// would cost.
+pub const MAX_INFLATED: u64 = 512 << 20;
+
+/// The longest line of decompressed text (state files put each element on its own line in the
+/// keyed layout, and all of them on one line in the positional one).
+pub const MAX_LINE: u64 = 256 << 20;
+
+/// Decompressed text, buffered and capped.
+pub type Inflated<R> = BufReader<Capped<MultiGzDecoder<BufReader<R>>>>;
+
+/// The decompressed JSON text of a plain gzip state file, capped (see [`Capped`]). The reader
+/// is a `BufReader` of a concrete type, which JSON parsing reads byte by byte quickly.
+pub fn gunzip<R: Read>(file: R) -> Inflated<R> {
+    let inflated = MultiGzDecoder::new(BufReader::with_capacity(1 << 16, file));
+    BufReader::with_capacity(1 << 16, Capped::new(inflated, MAX_INFLATED, MAX_LINE))
 }
 
-/// The decompressed JSON text of a state file whose gzip bytes were UTF-8-encoded.
-pub fn gunzip_mangled<R: Read>(file: R) -> BufReader<MultiGzDecoder<BufReader<Demangle<BufReader<R>>>>> {
+/// The decompressed JSON text of a state file whose gzip bytes were UTF-8-encoded, capped.
+pub fn gunzip_mangled<R: Read>(file: R) -> Inflated<Demangle<BufReader<R>>> {
     let demangled = Demangle { inner: BufReader::with_capacity(1 << 16, file) };
-    BufReader::with_capacity(1 << 16, MultiGzDecoder::new(BufReader::with_capacity(1 << 16, demangled)))
+    let inflated = MultiGzDecoder::new(BufReader::with_capacity(1 << 16, demangled));
+    BufReader::with_capacity(1 << 16, Capped::new(inflated, MAX_INFLATED, MAX_LINE))
+}
+
+/// A reader that fails once more than `max_total` bytes have passed through it, or a line
+/// (bytes between two `\n`) grows longer than `max_line`: decompression bombs stop early,
+/// with a clear error, instead of costing gigabytes.
+pub struct Capped<R> {
+    inner: R,
+    total: u64,
+    line: u64,
+    max_total: u64,
+    max_line: u64,
+}
+
+impl<R> Capped<R> {
+    /// Caps `inner` at `max_total` bytes in all and `max_line` bytes a line.
+    pub fn new(inner: R, max_total: u64, max_line: u64) -> Capped<R> {
+        Capped { inner, total: 0, line: 0, max_total, max_line }
+    }
+}
+
+impl<R: Read> Read for Capped<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let read = self.inner.read(out)?;
+        let chunk = &out[..read];
+        self.total += read as u64;
+        self.line = match chunk.iter().rposition(|&b| b == b'\n') {
+            Some(at) => (read - at - 1) as u64,
+            None => self.line + read as u64,
+        };
+        if self.total > self.max_total {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "it inflates to more than {} MiB, far more than any real state file (a decompression bomb?)",
+                    self.max_total >> 20
+                ),
+            ));
+        }
+        if self.line > self.max_line {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "it holds a line longer than {} MiB, far longer than in any real state file",
+                    self.max_line >> 20
+                ),
+            ));
+        }
+        Ok(read)
+    }
 }
 
 /// Undoes the byte-per-code-point UTF-8 encoding: ASCII bytes pass through, and a lead byte
@@ -107,6 +170,17 @@ mod tests {
         let mangled = mangle(&gzip(text.as_bytes()));
         assert_eq!(Container::sniff(&mangled), Some(Container::MangledGzip));
         assert_eq!(read_all(mangled), text);
+    }
+
+    #[test]
+    fn capped_readers_stop_bombs() {
+        let mut text = String::new();
+        let error = Capped::new("ab\ncd\n".repeat(100).as_bytes(), 50, 10).read_to_string(&mut text);
+        assert!(error.expect_err("over the total").to_string().contains("inflates to more than"));
+        let error = Capped::new(" ".repeat(100).as_bytes(), 1000, 10).read_to_string(&mut String::new());
+        assert!(error.expect_err("over the line").to_string().contains("line longer than"));
+        let fits = Capped::new("ab\ncd\n".repeat(100).as_bytes(), 600, 3).read_to_string(&mut text);
+        assert_eq!(fits.expect("within both caps"), 600);
     }
 
     #[test]

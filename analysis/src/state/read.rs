@@ -35,14 +35,20 @@ impl fmt::Display for StateFileError {
         match self {
             StateFileError::Io(e) => write!(f, "cannot read or decompress it: {e}"),
             StateFileError::NotState => f.write_str("it is not a Salto state file (expected gzip data)"),
+            StateFileError::Json(e) if e.is_eof() => {
+                f.write_str("its data ends too early: the file is truncated or its gzip data is damaged")
+            }
             StateFileError::Json(e) => write!(f, "its content is not valid state JSON: {e}"),
         }
     }
 }
 
+/// The largest state file read (compressed); the largest real one is a few MB.
+pub const MAX_STATE_FILE: u64 = 256 << 20;
+
 /// Reads a state file of any generation.
 pub fn read_state_file(path: &Path) -> Result<StateFile, StateFileError> {
-    let mut file = std::fs::File::open(path).map_err(StateFileError::Io)?;
+    let (mut file, _) = crate::files::open_regular(path, MAX_STATE_FILE).map_err(StateFileError::Io)?;
     let mut head = [0u8; 3];
     let read = file.read(&mut head).map_err(StateFileError::Io)?;
     let container = Container::sniff(&head[..read]).ok_or(StateFileError::NotState)?;

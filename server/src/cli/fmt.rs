@@ -4,7 +4,7 @@ use nacl_analysis::files;
 use rayon::prelude::*;
 use similar::TextDiff;
 use std::{
-    io::{self, Read, Write},
+    io::{self, Read, Seek, SeekFrom, Write},
     path::{Path, PathBuf},
     process::ExitCode,
 };
@@ -77,39 +77,61 @@ pub fn run(mut paths: Vec<PathBuf>, mode: Mode) -> io::Result<ExitCode> {
 }
 
 fn format_file(path: &Path, mode: Mode) -> Outcome {
-    let loaded = files::load(path);
+    if mode != Mode::Write {
+        let loaded = files::load(path);
+        if let Some(error) = loaded.error {
+            return Outcome::Failed(format!("{} (file left unchanged)", error.message));
+        }
+        let formatted = nacl_syntax::format::format(&loaded.text);
+        return if formatted == loaded.text {
+            Outcome::Unchanged
+        } else {
+            Outcome::Changed { original: loaded.text, formatted }
+        };
+    }
+    match format_in_place(path) {
+        Ok(None) => Outcome::Unchanged,
+        Ok(Some((original, formatted))) => Outcome::Changed { original, formatted },
+        Err(message) => Outcome::Failed(format!("{message} (file left unchanged)")),
+    }
+}
+
+/// Formats a file where it is (through a link: its target): the file itself is rewritten,
+/// never replaced, so its owner, mode, hard links and the link that leads to it stay as they were, and no temporary file is
+/// made (none can be planted or left behind). The file is locked while it is read and written
+/// (so two `fmt` runs take turns), and left alone when it changed since it was read, is
+/// read-only, or is not a regular file.
+fn format_in_place(path: &Path) -> Result<Option<(String, String)>, String> {
+    // Discovery has checked that a link stays inside the workspace: format what it leads to.
+    let target = std::fs::canonicalize(path).map_err(|e| format!("cannot resolve the path: {e}"))?;
+    let mut file = files::open_for_update(&target).map_err(|e| format!("cannot open the file: {e}"))?;
+    if file.metadata().map_err(|e| e.to_string())?.permissions().readonly() {
+        return Err("the file is read-only; make it writable to format it".to_owned());
+    }
+    file.lock().map_err(|e| format!("cannot lock the file: {e}"))?;
+    let before = file.metadata().map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    (&mut file).take(files::MAX_FILE_SIZE + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read it: {e}"))?;
+    let loaded = files::decode(bytes);
     if let Some(error) = loaded.error {
-        return Outcome::Failed(format!("{} (file left unchanged)", error.message));
+        return Err(error.message);
     }
     let formatted = nacl_syntax::format::format(&loaded.text);
     if formatted == loaded.text {
-        return Outcome::Unchanged;
+        return Ok(None);
     }
-    if mode == Mode::Write
-        && let Err(err) = write_atomically(path, &formatted)
-    {
-        return Outcome::Failed(format!("cannot write the formatted file: {err}"));
+    let now = file.metadata().map_err(|e| e.to_string())?;
+    if now.len() != before.len() || now.modified().ok() != before.modified().ok() {
+        return Err("the file changed while it was being formatted; run fmt again".to_owned());
     }
-    Outcome::Changed { original: loaded.text, formatted }
-}
-
-/// Replaces `path` by writing a sibling file and renaming it over, keeping its permissions, so
-/// a crash or a full disk never leaves a half-written file.
-fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
-    let permissions = std::fs::metadata(path)?.permissions();
-    let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let temp = path.with_file_name(format!(".{file_name}.nacl-ls-fmt.tmp"));
-    let result = (|| {
-        let mut file = std::fs::File::create(&temp)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        std::fs::set_permissions(&temp, permissions)?;
-        std::fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
+    (|| {
+        file.seek(SeekFrom::Start(0))?;
+        file.write_all(formatted.as_bytes())?;
+        file.set_len(formatted.len() as u64)?;
+        file.sync_data()
+    })()
+    .map_err(|e| format!("cannot write the formatted text: {e}"))?;
+    Ok(Some((loaded.text, formatted)))
 }
 
 fn write_diff(out: &mut impl Write, path: &Path, original: &str, formatted: &str) -> io::Result<()> {
