@@ -507,3 +507,39 @@ fn a_state_file_bomb_is_refused_quickly() {
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(stdout.contains("line longer than 256 MiB"), "{stdout}");
 }
+
+#[cfg(unix)]
+#[test]
+fn static_files_behind_links_out_of_the_workspace_or_fifos_are_refused_with_why() {
+    use std::os::unix::fs::symlink;
+    let scratch = Scratch::new("static-links");
+    let ws = scratch.0.join("ws");
+    std::fs::create_dir_all(ws.join("salto.config")).expect("dir");
+    std::fs::create_dir_all(ws.join("static-resources/docs")).expect("dir");
+    std::fs::create_dir_all(ws.join("inside")).expect("dir");
+    std::fs::write(ws.join("inside/note.txt"), "inside").expect("write");
+    symlink("../../inside/note.txt", ws.join("static-resources/docs/linked.txt")).expect("symlink");
+    symlink("/etc", ws.join("static-resources/docs/etc")).expect("symlink");
+    mkfifo(&ws.join("static-resources/docs/pipe.txt"));
+    std::fs::write(
+        ws.join("a.nacl"),
+        "salto.t a {\n  inside = file(\"docs/linked.txt\")\n  out = file(\"docs/etc/passwd\")\n  pipe = file(\"docs/pipe.txt\")\n}\n",
+    )
+    .expect("write");
+    let root = ws.to_str().expect("UTF-8");
+    let (_, stdout, stderr) = nacl_ls_within(30, &["check", "--no-state", root]);
+    assert!(!stdout.contains("linked.txt"), "a link inside the workspace is followed: {stdout}");
+    assert!(
+        stdout.contains("`docs/etc/passwd` is not read: it is a link to /etc, outside the workspace"),
+        "{stdout}{stderr}"
+    );
+    assert!(stdout.contains("`docs/pipe.txt` is not read: it is not a regular file"), "{stdout}");
+
+    // The whole folder linked to `/`: nothing under it counts, and the disk is not walked.
+    let ws2 = scratch.0.join("ws2");
+    std::fs::create_dir_all(ws2.join("salto.config")).expect("dir");
+    symlink("/", ws2.join("static-resources")).expect("symlink");
+    std::fs::write(ws2.join("a.nacl"), "salto.t a {\n  x = file(\"etc/passwd\")\n}\n").expect("write");
+    let (_, stdout, _) = nacl_ls_within(30, &["check", "--no-state", ws2.to_str().expect("UTF-8")]);
+    assert!(stdout.contains("`etc/passwd` is not read: it is a link to /, outside the workspace"), "{stdout}");
+}

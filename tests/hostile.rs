@@ -248,3 +248,60 @@ fn five_thousand_edits_with_cancellations_lose_nothing() {
     fresh.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_storm_of_static_file_events_is_applied_in_time_proportional_to_it() {
+    let dir = scratch("static-storm");
+    std::fs::create_dir_all(dir.join("salto.config")).expect("dir");
+    for folder in 0..100 {
+        let sub = dir.join(format!("static-resources/f{folder}"));
+        std::fs::create_dir_all(&sub).expect("dir");
+        for file in 0..200 {
+            std::fs::write(sub.join(format!("{file}.txt")), "x").expect("write");
+        }
+    }
+    let instance = dir.join("a.nacl");
+    std::fs::write(&instance, "salto.t a {\n  old = file(\"f1/1.txt\")\n  new = file(\"late/4999.txt\")\n}\n")
+        .expect("write");
+    let mut client = start();
+    client.request(
+        "initialize",
+        json!({ "processId": null, "rootUri": uri(&dir), "capabilities": { "window": { "workDoneProgress": true } } }),
+    );
+    client.notify("initialized", json!({}));
+    client.wait_for(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end");
+    let instance_uri = uri(&instance);
+    let text = std::fs::read_to_string(&instance).expect("read");
+    client.open(&instance_uri, 1, &text);
+    assert_eq!(codes(&client.diagnostics(&instance_uri, 1)), ["E0606"]);
+
+    // A branch switch: 5,000 files appear, each announced in its own notification.
+    std::fs::create_dir_all(dir.join("static-resources/late")).expect("dir");
+    for file in 0..5000 {
+        let path = dir.join(format!("static-resources/late/{file}.txt"));
+        std::fs::write(&path, "x").expect("write");
+        client.notify("workspace/didChangeWatchedFiles", json!({ "changes": [{ "uri": uri(&path), "type": 1 }] }));
+    }
+    // The server answers at once (each event re-walked 20,000 files before), and the new file counts.
+    let symbols = client.request("textDocument/documentSymbol", json!({ "textDocument": { "uri": instance_uri } }));
+    assert_eq!(symbols.as_array().map(Vec::len), Some(1), "{symbols}");
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": instance_uri, "version": 2 }, "contentChanges": [{ "text": text }] }),
+    );
+    assert_eq!(client.diagnostics(&instance_uri, 2), Vec::<Value>::new());
+    // A deleted folder takes its files with it.
+    std::fs::remove_dir_all(dir.join("static-resources/late")).expect("rm");
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": [{ "uri": uri(&dir.join("static-resources/late")), "type": 3 }] }),
+    );
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": instance_uri, "version": 3 }, "contentChanges": [{ "text": text }] }),
+    );
+    assert_eq!(codes(&client.diagnostics(&instance_uri, 3)), ["E0606"]);
+    assert_serving(&mut client, &dir);
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -35,13 +35,35 @@ pub struct Workspace {
     /// Every `.nacl` file, sorted by path.
     #[returns(ref)]
     pub files: Vec<SourceFile>,
-    /// Every file in a static-resources folder, sorted (the targets of `file("...")`).
+    /// Every file in a static-resources folder (the targets of `file("...")`).
     #[returns(ref)]
-    pub static_files: Vec<PathBuf>,
+    pub static_files: StaticFiles,
     /// Salto's state files, read (empty until loaded, or when state is turned off). Set with
     /// high durability: it changes only when a state file changes on disk.
     #[returns(ref)]
     pub state: Arc<WorkspaceState>,
+}
+
+/// The files `file("...")` may name: the regular files of the static-resources folders, and the
+/// paths there that exist but are refused, with why (a link out of the workspace, a FIFO).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct StaticFiles {
+    /// The files, sorted.
+    pub files: Vec<PathBuf>,
+    /// Refused paths (files, or whole folders) with the reason, sorted by path.
+    pub refused: Vec<(PathBuf, String)>,
+}
+
+impl StaticFiles {
+    /// Whether `path` is a static file.
+    pub fn contains(&self, path: &std::path::Path) -> bool {
+        self.files.binary_search_by(|f| f.as_path().cmp(path)).is_ok()
+    }
+
+    /// Why `path` is refused, when it or a folder holding it is.
+    pub fn refusal(&self, path: &std::path::Path) -> Option<&str> {
+        self.refused.iter().find(|(refused, _)| path.starts_with(refused)).map(|(_, why)| why.as_str())
+    }
 }
 
 /// The database trait the queries take.

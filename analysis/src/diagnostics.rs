@@ -204,15 +204,15 @@ fn static_files(db: &dyn Db, workspace: Workspace, file: SourceFile, out: &mut V
             });
             return;
         };
-        if !dirs.iter().any(|dir| existing.binary_search(&dir.join(&relative)).is_ok()) {
+        let candidates = || dirs.iter().map(|dir| dir.join(&relative));
+        if !candidates().any(|candidate| existing.contains(&candidate)) {
             let expected = dirs.first().map(|d| d.join(&relative)).unwrap_or_default();
             let expected = expected.strip_prefix(&layout.root).unwrap_or(&expected).display().to_string();
-            out.push(Diagnostic {
-                code: ErrorCode::MissingStaticFile,
-                range,
-                message: format!("static file `{path}` does not exist: expected it at `{expected}`"),
-                related: Vec::new(),
-            });
+            let message = match candidates().find_map(|candidate| existing.refusal(&candidate)) {
+                Some(why) => format!("static file `{path}` is not read: {why}"),
+                None => format!("static file `{path}` does not exist: expected it at `{expected}`"),
+            };
+            out.push(Diagnostic { code: ErrorCode::MissingStaticFile, range, message, related: Vec::new() });
         }
     };
     walk_values(&file_fragments(db, file).fragments, &mut |value| {

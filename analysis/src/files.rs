@@ -96,7 +96,7 @@ pub struct DiscoveryError {
 /// file given directly: its workspace); a link that leaves it, dangles or loops is reported and
 /// not followed, and a file reached both directly and through a link is listed once.
 pub fn discover(roots: &[PathBuf]) -> (Vec<PathBuf>, Vec<DiscoveryError>) {
-    let mut found = Found::default();
+    let mut found = Found::new(is_nacl_file);
     for root in roots {
         match std::fs::metadata(root) {
             Ok(meta) if meta.is_file() => {
@@ -121,10 +121,42 @@ pub fn discover(roots: &[PathBuf]) -> (Vec<PathBuf>, Vec<DiscoveryError>) {
             Err(error) => found.errors.push(DiscoveryError { path: root.clone(), error }),
         }
     }
-    let mut files: Vec<PathBuf> = found.files.into_values().collect();
-    files.sort();
-    files.dedup();
-    (files, found.errors)
+    found.finish()
+}
+
+/// Every file at or under `paths` (files, or folders walked; paths that do not exist are
+/// skipped), sorted, for the static files of a workspace whose real root is `boundary`: links
+/// are followed while they stay inside it. Also returns the paths refused, with why (a link out
+/// of the workspace, a FIFO).
+pub fn walk_static(paths: &[PathBuf], boundary: &Path) -> (Vec<PathBuf>, Vec<DiscoveryError>) {
+    let mut found = Found::new(|_| true);
+    for path in paths {
+        let Ok(meta) = std::fs::symlink_metadata(path) else { continue };
+        if meta.is_file() {
+            found.files.insert(path.clone(), path.clone());
+            continue;
+        }
+        if !meta.is_dir() && !meta.file_type().is_symlink() {
+            found.errors.push(not_regular(path));
+            continue;
+        }
+        match std::fs::canonicalize(path) {
+            Ok(real) if !real.starts_with(boundary) => found.errors.push(outside(path, &real)),
+            Ok(real) if real.is_dir() => found.walk(path, &real, boundary),
+            Ok(real) if real.is_file() => found.add(path.clone(), real),
+            Ok(_) => found.errors.push(not_regular(path)),
+            Err(error) => found.errors.push(DiscoveryError { path: path.clone(), error }),
+        }
+    }
+    found.finish()
+}
+
+/// The error for a FIFO, socket or device where a file was expected.
+fn not_regular(path: &Path) -> DiscoveryError {
+    DiscoveryError {
+        path: path.to_path_buf(),
+        error: io::Error::new(io::ErrorKind::InvalidInput, "it is not a regular file"),
+    }
 }
 
 /// The error for a link that leads out of the workspace.
@@ -138,16 +170,28 @@ fn outside(link: &Path, target: &Path) -> DiscoveryError {
     }
 }
 
-/// What discovery has found so far: files by their real path (the first spelling met is kept),
-/// problems, and the real folders already walked (so links cannot loop).
-#[derive(Default)]
+/// What a walk has found so far: the wanted files by their real path (the first spelling met
+/// is kept), problems, and the real folders already walked (so links cannot loop).
 struct Found {
+    wanted: fn(&Path) -> bool,
     files: std::collections::HashMap<PathBuf, PathBuf>,
     errors: Vec<DiscoveryError>,
     walked: std::collections::HashSet<PathBuf>,
 }
 
 impl Found {
+    fn new(wanted: fn(&Path) -> bool) -> Found {
+        Found { wanted, files: Default::default(), errors: Vec::new(), walked: Default::default() }
+    }
+
+    /// The files found, sorted, and the problems met.
+    fn finish(self) -> (Vec<PathBuf>, Vec<DiscoveryError>) {
+        let mut files: Vec<PathBuf> = self.files.into_values().collect();
+        files.sort();
+        files.dedup();
+        (files, self.errors)
+    }
+
     fn add(&mut self, path: PathBuf, real: PathBuf) {
         self.files.entry(real).or_insert(path);
     }
@@ -163,17 +207,14 @@ impl Found {
         let mut links = Vec::new();
         for entry in walker {
             match entry {
-                Ok(entry) if entry.file_type().is_file() && is_nacl_file(entry.path()) => {
+                Ok(entry) if entry.file_type().is_file() && (self.wanted)(entry.path()) => {
                     let inside =
                         entry.path().strip_prefix(dir).map_or_else(|_| entry.path().to_path_buf(), |r| real.join(r));
                     self.add(entry.into_path(), inside);
                 }
                 Ok(entry) if entry.file_type().is_symlink() && entry.depth() > 0 => links.push(entry.into_path()),
-                Ok(entry) if !entry.file_type().is_dir() && is_nacl_file(entry.path()) => {
-                    self.errors.push(DiscoveryError {
-                        path: entry.into_path(),
-                        error: io::Error::new(io::ErrorKind::InvalidInput, "it is not a regular file"),
-                    });
+                Ok(entry) if !entry.file_type().is_dir() && (self.wanted)(entry.path()) => {
+                    self.errors.push(not_regular(entry.path()));
                 }
                 Ok(_) => {}
                 Err(err) => {
@@ -185,21 +226,23 @@ impl Found {
         for link in links {
             let target = match std::fs::canonicalize(&link) {
                 Ok(target) => target,
-                // A dangling link to something that is not a NaCl file is nobody's concern.
-                Err(_) if !is_nacl_file(&link) => continue,
+                // A dangling link to something not wanted is nobody's concern.
+                Err(_) if !(self.wanted)(&link) => continue,
                 Err(error) => {
                     self.errors.push(DiscoveryError { path: link, error });
                     continue;
                 }
             };
             let is_dir = target.is_dir();
-            if !is_dir && !is_nacl_file(&link) {
+            if !is_dir && !(self.wanted)(&link) {
                 continue;
             }
             if !target.starts_with(boundary) {
                 self.errors.push(outside(&link, &target));
             } else if is_dir {
                 self.walk(&link, &target, boundary);
+            } else if !target.is_file() {
+                self.errors.push(not_regular(&link));
             } else {
                 self.add(link, target);
             }

@@ -70,7 +70,7 @@ impl LoadedWorkspace {
         let layout = self.workspace.layout(&self.db);
         let static_files = self.workspace.static_files(&self.db);
         let mut candidates = layout.static_dirs(&layout.source_of(path)).into_iter().map(|dir| dir.join(relative));
-        candidates.find(|candidate| static_files.binary_search(candidate).is_ok())
+        candidates.find(|candidate| static_files.contains(candidate))
     }
 
     /// What to show when hovering at `offset` in the file at `path`.

@@ -1,7 +1,7 @@
 //! Loading a workspace from disk into the database, and checking all of it.
 
 use crate::{
-    db::{RootDatabase, SourceFile, Workspace},
+    db::{RootDatabase, SourceFile, StaticFiles, Workspace},
     diagnostics::{Diagnostic, file_diagnostics},
     files,
     layout::Layout,
@@ -106,18 +106,14 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     LoadedWorkspace { db, workspace, load_errors: Arc::new(load_errors) }
 }
 
-/// Every file in the workspace's static-resources folders, sorted. Links are not followed.
-fn static_files(layout: &Layout) -> Vec<PathBuf> {
-    let mut found: Vec<PathBuf> = layout
-        .all_static_dirs()
-        .iter()
-        .filter(|dir| dir.is_dir())
-        .flat_map(|dir| walkdir::WalkDir::new(dir).into_iter().filter_map(|e| e.ok()))
-        .filter(|e| e.file_type().is_file())
-        .map(walkdir::DirEntry::into_path)
-        .collect();
-    found.sort();
-    found
+/// Every file in the workspace's static-resources folders; links are followed only while they
+/// stay inside the workspace.
+fn static_files(layout: &Layout) -> StaticFiles {
+    let Ok(boundary) = std::fs::canonicalize(&layout.root) else { return StaticFiles::default() };
+    let (files, errors) = files::walk_static(&layout.all_static_dirs(), &boundary);
+    let mut refused: Vec<(PathBuf, String)> = errors.into_iter().map(|e| (e.path, e.error.to_string())).collect();
+    refused.sort();
+    StaticFiles { files, refused }
 }
 
 impl LoadedWorkspace {
@@ -275,7 +271,7 @@ impl LoadedWorkspace {
     pub fn empty(root: &Path) -> LoadedWorkspace {
         let db = RootDatabase::default();
         let layout = Layout { root: root.to_path_buf(), envs: Vec::new(), current_env: None };
-        let workspace = Workspace::new(&db, layout, Vec::new(), Vec::new(), WorkspaceState::none());
+        let workspace = Workspace::new(&db, layout, Vec::new(), StaticFiles::default(), WorkspaceState::none());
         LoadedWorkspace { db, workspace, load_errors: Arc::default() }
     }
 
@@ -352,12 +348,52 @@ impl LoadedWorkspace {
         self.workspace.set_files(&mut self.db).with_durability(ON_DISK).to(files);
     }
 
-    /// Reads the list of static files again (after files were created or deleted on disk).
-    pub fn reload_static_files(&mut self) {
+    /// Applies paths created, changed or deleted on disk to the list of static files, in time
+    /// proportional to the changes: each path (and what was under it) is taken out and read again
+    /// if it still exists (a created folder is walked). Paths outside the static-resources
+    /// folders are ignored; a path holding one of those folders reads that folder again.
+    pub fn static_paths_changed(&mut self, paths: &[PathBuf]) {
         use salsa::Setter;
-        let found = static_files(self.workspace.layout(&self.db));
-        if *self.workspace.static_files(&self.db) != found {
-            self.workspace.set_static_files(&mut self.db).with_durability(ON_DISK).to(found);
+        let layout = self.workspace.layout(&self.db);
+        let dirs = layout.all_static_dirs();
+        let Ok(boundary) = std::fs::canonicalize(&layout.root) else { return };
+        let mut reread: Vec<PathBuf> = Vec::new();
+        for path in paths {
+            if dirs.iter().any(|dir| path.starts_with(dir)) {
+                reread.push(path.clone());
+            } else {
+                reread.extend(dirs.iter().filter(|dir| dir.starts_with(path)).cloned());
+            }
+        }
+        if reread.is_empty() {
+            return;
+        }
+        reread.sort();
+        reread.dedup();
+        let mut next = self.workspace.static_files(&self.db).clone();
+        let mut changed = false;
+        for path in &reread {
+            // What lies at or under a path is one run of the sorted list.
+            let start = next.files.partition_point(|f| f < path);
+            let end = start + next.files[start..].iter().take_while(|f| f.starts_with(path)).count();
+            changed |= end > start;
+            next.files.drain(start..end);
+            let before = next.refused.len();
+            next.refused.retain(|(p, _)| !p.starts_with(path));
+            changed |= next.refused.len() != before;
+        }
+        let (files, errors) = files::walk_static(&reread, &boundary);
+        for file in files {
+            if let Err(at) = next.files.binary_search(&file) {
+                next.files.insert(at, file);
+                changed = true;
+            }
+        }
+        changed |= !errors.is_empty();
+        next.refused.extend(errors.into_iter().map(|e| (e.path, e.error.to_string())));
+        next.refused.sort();
+        if changed {
+            self.workspace.set_static_files(&mut self.db).with_durability(ON_DISK).to(next);
         }
     }
 

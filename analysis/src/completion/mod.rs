@@ -384,7 +384,7 @@ impl LoadedWorkspace {
     /// The static files a `file("...")` in the file at `path` can name, relative to its folders.
     fn file_items(&self, path: &Path, out: &mut Collector) {
         let layout = self.workspace.layout(&self.db);
-        let static_files = self.workspace.static_files(&self.db);
+        let static_files = &self.workspace.static_files(&self.db).files;
         for dir in layout.static_dirs(&layout.source_of(path)) {
             let start = static_files.partition_point(|f| f < &dir);
             for file in static_files[start..].iter().take_while(|f| f.starts_with(&dir)) {

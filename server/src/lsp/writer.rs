@@ -273,6 +273,9 @@ struct Root {
     waiting: Vec<(Uri, Job)>,
     /// How many reads of Salto's state were started: a read is kept only if it is the latest.
     state_reads: u64,
+    /// Paths changed on disk that may be static files, applied together at the end of a batch
+    /// of messages (a branch switch sends thousands).
+    static_changes: Vec<PathBuf>,
     /// The notes already told the user (each is told once).
     told: HashSet<String>,
 }
@@ -477,8 +480,15 @@ impl Writer {
         }
     }
 
-    /// Writes the text of every edited document to its workspace.
+    /// Writes the text of every edited document, and the static files changed on disk, to the
+    /// workspaces.
     fn flush(&mut self) {
+        for root in &mut self.roots {
+            if !root.static_changes.is_empty() {
+                let changes = std::mem::take(&mut root.static_changes);
+                root.workspace.static_paths_changed(&changes);
+            }
+        }
         for uri in std::mem::take(&mut self.unflushed) {
             let Some(buffer) = self.buffers.get_mut(&uri) else { continue };
             buffer.current = open_document(&uri, &buffer.document, buffer.document.text());
@@ -673,6 +683,7 @@ impl Writer {
             pass: Pass::Idle,
             waiting: Vec::new(),
             state_reads: 0,
+            static_changes: Vec::new(),
             told: HashSet::new(),
         });
         let index = self.roots.len() - 1;
@@ -837,7 +848,7 @@ impl Writer {
                 reread_state.insert(index);
             }
             if !files::is_nacl_file(&path) || path.is_dir() {
-                root.workspace.reload_static_files();
+                root.static_changes.push(path);
             } else if open.contains(&path) {
                 // The editor's buffer wins over the file on disk.
             } else if kind == FileChangeType::DELETED || !path.is_file() {
@@ -878,6 +889,7 @@ impl Writer {
             pass: Pass::Idle,
             waiting: Vec::new(),
             state_reads: 0,
+            static_changes: Vec::new(),
             told: HashSet::new(),
         });
         self.roots.len() - 1
