@@ -543,3 +543,30 @@ fn static_files_behind_links_out_of_the_workspace_or_fifos_are_refused_with_why(
     let (_, stdout, _) = nacl_ls_within(30, &["check", "--no-state", ws2.to_str().expect("UTF-8")]);
     assert!(stdout.contains("`etc/passwd` is not read: it is a link to /, outside the workspace"), "{stdout}");
 }
+
+#[cfg(unix)]
+#[test]
+fn human_output_escapes_control_characters_from_the_repository() {
+    let scratch = Scratch::new("inject");
+    let ws = scratch.0.join("ws");
+    std::fs::create_dir_all(ws.join("salto.config")).expect("dir");
+    let forged_name = "x\n::error::forged\u{1b}[2J.nacl";
+    std::fs::write(
+        ws.join(forged_name),
+        "salto.t a {\n  x = file(\"a\\u001b[31mb\\nerror[E9999]: forged\")\n  y = \"raw \u{1b}[2J here\"\n}\n",
+    )
+    .expect("write");
+    let root = ws.to_str().expect("UTF-8");
+    for args in [vec!["check", root], vec!["elements", root], vec!["fmt", "--check", root]] {
+        let (_, stdout, stderr) = nacl_ls_within(30, &args);
+        for output in [&stdout, &stderr] {
+            assert!(!output.contains('\u{1b}'), "{args:?} printed an escape character: {output}");
+            assert!(
+                !output.lines().any(|l| l.starts_with("::error::") || l.starts_with("error[E9999]")),
+                "{args:?} printed a forged line: {output}"
+            );
+        }
+    }
+    let (_, stdout, _) = nacl_ls_within(30, &["check", root]);
+    assert!(stdout.contains("x\\n::error::forged\\u{1b}[2J.nacl"), "{stdout}");
+}

@@ -1,6 +1,6 @@
 //! Printing diagnostics for people (rustc-style snippets) and for machines (JSON).
 
-use crate::line_index::LineIndex;
+use crate::{line_index::LineIndex, terminal};
 use annotate_snippets::{Level, Message, Renderer, Snippet};
 use nacl_analysis::{diagnostics::Diagnostic, workspace::FileReport};
 use nacl_syntax::{Severity, TextRange, TextSize};
@@ -48,25 +48,26 @@ fn level(severity: Severity) -> Level {
 /// A related place, ready to render: the shown lines, the span in them, and the label.
 struct RelatedSnippet<'a> {
     origin: String,
-    source: &'a str,
+    source: std::borrow::Cow<'a, str>,
     span: std::ops::Range<usize>,
     line: u32,
-    label: &'a str,
+    label: std::borrow::Cow<'a, str>,
 }
 
 /// Renders one diagnostic as a rustc-style snippet, with its related places from `texts`.
 pub fn render_human(renderer: &Renderer, path: &Path, text: &str, diagnostic: &Diagnostic, texts: &Texts) -> String {
     let index = LineIndex::new(text);
     let (shown, span, line) = snippet_span(text, &index, diagnostic.range);
+    let (source, span) = terminal::pictured(&text[shown], span);
     // The renderer appends `:line:column` to the origin.
-    let origin = display_path(path);
-    let mut message: Message<'_> =
-        level(diagnostic.severity()).title(&diagnostic.message).id(diagnostic.code.as_str()).snippet(
-            Snippet::source(&text[shown])
-                .line_start(line as usize)
-                .origin(&origin)
-                .annotation(level(diagnostic.severity()).span(span)),
-        );
+    let origin = terminal::escaped(&display_path(path)).into_owned();
+    let title = terminal::escaped(&diagnostic.message);
+    let mut message: Message<'_> = level(diagnostic.severity()).title(&title).id(diagnostic.code.as_str()).snippet(
+        Snippet::source(&source)
+            .line_start(line as usize)
+            .origin(&origin)
+            .annotation(level(diagnostic.severity()).span(span)),
+    );
     let related: Vec<RelatedSnippet<'_>> = diagnostic
         .related
         .iter()
@@ -74,15 +75,17 @@ pub fn render_human(renderer: &Renderer, path: &Path, text: &str, diagnostic: &D
             let other = texts.get(&r.path)?;
             let index = LineIndex::new(other);
             let (shown, span, line) = snippet_span(other, &index, r.range);
-            Some(RelatedSnippet { origin: display_path(&r.path), source: &other[shown], span, line, label: &r.message })
+            let (source, span) = terminal::pictured(&other[shown], span);
+            let origin = terminal::escaped(&display_path(&r.path)).into_owned();
+            Some(RelatedSnippet { origin, source, span, line, label: terminal::escaped(&r.message) })
         })
         .collect();
     for r in &related {
         message = message.snippet(
-            Snippet::source(r.source)
+            Snippet::source(&r.source)
                 .line_start(r.line as usize)
                 .origin(&r.origin)
-                .annotation(Level::Note.span(r.span.clone()).label(r.label)),
+                .annotation(Level::Note.span(r.span.clone()).label(&r.label)),
         );
     }
     renderer.render(message).to_string()

@@ -5,6 +5,7 @@ mod cli;
 mod diagnostics;
 mod line_index;
 mod lsp;
+mod terminal;
 
 use clap::{Parser, Subcommand};
 

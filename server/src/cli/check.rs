@@ -35,7 +35,10 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
     let mut missing = false;
     for path in &paths {
         if !path.exists() {
-            eprintln!("error: cannot search {}: no such file or folder", path.display());
+            eprintln!(
+                "error: cannot search {}: no such file or folder",
+                crate::terminal::escaped(&path.display().to_string())
+            );
             missing = true;
             continue;
         }
@@ -71,7 +74,7 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
             print_human(&mut out, &renderer(), &reports, &texts)?;
             let summary = Summary::of(&reports);
             for note in &notes {
-                writeln!(out, "note: {note}")?;
+                writeln!(out, "note: {}", crate::terminal::escaped(note))?;
             }
             print_summary(&mut out, &summary, started.elapsed().as_secs_f64())?;
             summary

@@ -1,7 +1,7 @@
 //! `nacl-ls elements`: list the merged elements of a workspace.
 
 use super::OutputFormat;
-use crate::{diagnostics::display_path, line_index::LineIndex};
+use crate::{diagnostics::display_path, line_index::LineIndex, terminal::escaped};
 use nacl_analysis::{
     db::SourceFile,
     fragments::{FragmentKind, TemplatePart, Value, ValueKind},
@@ -35,7 +35,10 @@ pub struct ElementsArgs {
 pub fn run(args: ElementsArgs) -> io::Result<ExitCode> {
     let path = args.path.unwrap_or_else(|| PathBuf::from("."));
     if !path.exists() {
-        eprintln!("error: cannot search {}: no such file or folder", path.display());
+        eprintln!(
+            "error: cannot search {}: no such file or folder",
+            crate::terminal::escaped(&path.display().to_string())
+        );
         return Ok(ExitCode::from(2));
     }
     let loaded = workspace::load_with_state(&layout::find_root(&path), args.env.as_deref(), args.state);
@@ -70,23 +73,13 @@ pub fn run(args: ElementsArgs) -> io::Result<ExitCode> {
         }
         OutputFormat::Human => {
             for element in &elements {
-                writeln!(
-                    stdout,
-                    "{} {}",
-                    element["kind"].as_str().unwrap_or_default(),
-                    element["id"].as_str().unwrap_or_default()
-                )?;
-                if let Some(state) = element["state"].as_str() {
-                    writeln!(stdout, "  from Salto's state: {state}")?;
+                let text = |value: &Json| escaped(value.as_str().unwrap_or_default()).into_owned();
+                writeln!(stdout, "{} {}", text(&element["kind"]), text(&element["id"]))?;
+                if element["state"].is_string() {
+                    writeln!(stdout, "  from Salto's state: {}", text(&element["state"]))?;
                 }
                 for fragment in element["fragments"].as_array().into_iter().flatten() {
-                    writeln!(
-                        stdout,
-                        "  {}:{}:{}",
-                        fragment["path"].as_str().unwrap_or_default(),
-                        fragment["line"],
-                        fragment["column"]
-                    )?;
+                    writeln!(stdout, "  {}:{}:{}", text(&fragment["path"]), fragment["line"], fragment["column"])?;
                 }
                 if let Some(value) = element.get("value") {
                     for line in serde_json::to_string_pretty(value)?.lines() {

@@ -1,5 +1,6 @@
 //! `nacl-ls fmt`: format `.nacl` files in the one canonical style.
 
+use crate::terminal::escaped;
 use nacl_analysis::files;
 use rayon::prelude::*;
 use similar::TextDiff;
@@ -37,7 +38,7 @@ pub fn run(mut paths: Vec<PathBuf>, mode: Mode) -> io::Result<ExitCode> {
     }
     let (files, discovery_errors) = files::discover(&paths);
     for error in &discovery_errors {
-        eprintln!("error: cannot search {}: {}", error.path.display(), error.error);
+        eprintln!("error: cannot search {}: {}", shown(&error.path), escaped(&error.error.to_string()));
     }
     let outcomes: Vec<(PathBuf, Outcome)> =
         files.into_par_iter().map(|path| (path.clone(), format_file(&path, mode))).collect();
@@ -50,14 +51,14 @@ pub fn run(mut paths: Vec<PathBuf>, mode: Mode) -> io::Result<ExitCode> {
             Outcome::Changed { original, formatted } => {
                 changed += 1;
                 match mode {
-                    Mode::Check => writeln!(out, "{}", path.display())?,
+                    Mode::Check => writeln!(out, "{}", shown(path))?,
                     Mode::Diff => write_diff(&mut out, path, original, formatted)?,
                     Mode::Write => {}
                 }
             }
             Outcome::Failed(message) => {
                 failed += 1;
-                eprintln!("error: {}: {message}", path.display());
+                eprintln!("error: {}: {}", shown(path), escaped(message));
             }
         }
     }
@@ -135,7 +136,7 @@ fn format_in_place(path: &Path) -> Result<Option<(String, String)>, String> {
 }
 
 fn write_diff(out: &mut impl Write, path: &Path, original: &str, formatted: &str) -> io::Result<()> {
-    let name = path.display().to_string();
+    let name = shown(path);
     let diff = TextDiff::from_lines(original, formatted);
     write!(out, "{}", diff.unified_diff().context_radius(3).header(&name, &name))
 }
@@ -152,4 +153,9 @@ fn format_stdin(mode: Mode) -> io::Result<ExitCode> {
         _ => {}
     }
     Ok(if mode != Mode::Write && formatted != text { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// A path as printed for people, control characters escaped.
+fn shown(path: &Path) -> String {
+    escaped(&path.display().to_string()).into_owned()
 }

@@ -515,6 +515,10 @@ impl LanguageServer for Backend {
             self.client.show_message(MessageType::INFO, message).await;
             return Ok(None);
         };
+        if let Err(why) = openable_url(&url) {
+            self.client.show_message(MessageType::WARNING, why).await;
+            return Ok(None);
+        }
         if self.support.get().is_some_and(|s| s.show_document)
             && let Ok(target) = url.parse::<Uri>()
         {
@@ -641,5 +645,39 @@ impl LanguageServer for Backend {
         let previous = params.previous_result_ids;
         let report = self.query_all(true, move |s| pull::workspace_report(s, &previous)).await?;
         Ok(WorkspaceDiagnosticReportResult::Report(report))
+    }
+}
+
+/// Whether a service URL (which comes from the repository) may be opened in a browser: only
+/// `https:` and `http:` URLs without white space or control characters; otherwise why not.
+fn openable_url(url: &str) -> std::result::Result<(), String> {
+    let shown: String = url.chars().take(80).flat_map(char::escape_debug).collect();
+    let scheme = url.split_once(':').map(|(scheme, _)| scheme.to_ascii_lowercase());
+    if !matches!(scheme.as_deref(), Some("https" | "http")) {
+        return Err(format!(
+            "Not opening `{shown}`: only https and http service URLs are opened, and this one could run or read something on this machine"
+        ));
+    }
+    if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(format!("Not opening `{shown}`: it holds white space or control characters"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::openable_url;
+
+    #[test]
+    fn only_web_urls_are_opened() {
+        assert!(openable_url("https://x.salesforce.com/lightning/setup").is_ok());
+        assert!(openable_url("HTTP://example.com").is_ok());
+        for url in
+            ["file:///etc/passwd", "javascript:alert(1)", "smb://host/share", "vscode://x", "/etc", "https://a b"]
+        {
+            assert!(openable_url(url).is_err(), "{url}");
+        }
+        let why = openable_url("file:///x\u{1b}[2J").expect_err("refused");
+        assert!(!why.contains('\u{1b}'), "{why}");
     }
 }
