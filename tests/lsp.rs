@@ -699,3 +699,126 @@ fn requests_cancelled_mid_flight_by_the_client_or_by_an_edit() {
     client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A workspace of two files, one referring to the other, and one unresolved reference.
+fn two_file_workspace(dir: &std::path::Path) -> (std::path::PathBuf, String) {
+    let ws = dir.join("ws");
+    std::fs::create_dir_all(ws.join("salto.config")).expect("dir");
+    std::fs::create_dir_all(ws.join("envs/prod")).expect("dir");
+    std::fs::write(
+        ws.join("salto.config/envs.nacl"),
+        "envs {\n  envs = [\n    {\n      name = \"prod\"\n    },\n  ]\n}\n",
+    )
+    .expect("write");
+    std::fs::write(
+        ws.join("types.nacl"),
+        "type salto.person {\n  string name {\n  }\n}\nsalto.person bob {\n  name = \"Bob\"\n}\n",
+    )
+    .expect("write");
+    let text =
+        "salto.person alice {\n  name = salto.person.instance.bob.name\n  friend = salto.person.instance.nobody\n}\n";
+    std::fs::write(ws.join("envs/prod/alice.nacl"), text).expect("write");
+    std::fs::write(ws.join("other.nacl"), "salto.person carol {\n  name = salto.person.instance.nobody.name\n}\n")
+        .expect("write");
+    (ws, text.to_owned())
+}
+
+/// Opens `file` (as `document_uri`) under a client started on `folders`, and checks that it is
+/// analysed in its workspace: one unresolved reference, definition and hover across files.
+/// Returns the name of every file the server published diagnostics for, with under how many URIs.
+fn answers_as_in_its_workspace(folders: &[String], document_uri: &str, text: &str) -> Vec<(String, usize)> {
+    let mut client = start();
+    let folders: Vec<Value> = folders.iter().map(|f| json!({ "uri": f, "name": "ws" })).collect();
+    client.request(
+        "initialize",
+        json!({ "processId": null, "workspaceFolders": folders, "capabilities": full_client_capabilities() }),
+    );
+    client.notify("initialized", json!({}));
+    // Every folder here is one place: it is indexed once.
+    client.wait_for(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end");
+    client.open(document_uri, 1, text);
+    let codes_found = codes(&client.diagnostics(document_uri, 1));
+    assert_eq!(codes_found, ["W0501"], "only `nobody` is unresolved");
+    let at = json!({ "textDocument": { "uri": document_uri }, "position": { "line": 1, "character": 36 } });
+    let definition = client.request("textDocument/definition", at.clone());
+    let target = definition[0]["uri"].as_str().unwrap_or_default().to_owned();
+    let target_path = target.trim_start_matches("file://").trim_start_matches("localhost");
+    let real = std::fs::canonicalize(target_path).expect("the target exists");
+    assert!(real.ends_with("ws/types.nacl"), "{definition}");
+    // Under the folder as the client wrote it.
+    let folder =
+        folders[0]["uri"].as_str().unwrap_or_default().trim_end_matches('/').replace("file://localhost", "file://");
+    assert!(target.starts_with(&folder) || folder.contains("envs"), "{target} is not under {folder}");
+    let hover = client.request("textDocument/hover", at);
+    assert!(hover["contents"]["value"].as_str().is_some_and(|v| v.contains("`salto.person.instance.bob`")), "{hover}");
+    // The closed file's diagnostics come from the workspace check (perhaps already).
+    let other = |m: &Value| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"].as_str().is_some_and(|u| u.ends_with("/other.nacl"))
+    };
+    if !client.received.iter().any(other) {
+        client.wait_for(other);
+    }
+    let mut uris: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> = Default::default();
+    for message in client.received.iter().filter(|m| m["method"] == "textDocument/publishDiagnostics") {
+        if !message["params"]["diagnostics"].as_array().is_some_and(Vec::is_empty) {
+            let uri = message["params"]["uri"].as_str().unwrap_or_default();
+            uris.entry(uri.rsplit('/').next().unwrap_or_default().to_owned()).or_default().insert(uri.to_owned());
+        }
+    }
+    client.shutdown();
+    uris.into_iter().map(|(name, uris)| (name, uris.len())).collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_workspace_root_is_a_place_not_a_spelling() {
+    use std::os::unix::fs::symlink;
+    let dir = scratch("roots").canonicalize().expect("real");
+    let (ws, text) = two_file_workspace(&dir);
+    std::fs::create_dir_all(dir.join("work")).expect("dir");
+    symlink(&ws, dir.join("link")).expect("symlink");
+    let real_doc = ws.join("envs/prod/alice.nacl");
+    let linked_doc = dir.join("link/envs/prod/alice.nacl");
+    let spelled = |path: &str| format!("{}/{path}", uri(&dir));
+
+    // The plain root, and the spellings that once broke it.
+    answers_as_in_its_workspace(&[uri(&ws)], &uri(&real_doc), &text);
+    answers_as_in_its_workspace(&[spelled("work/../ws")], &uri(&real_doc), &text);
+    answers_as_in_its_workspace(&[spelled("link")], &uri(&real_doc), &text);
+    answers_as_in_its_workspace(&[uri(&ws)], &uri(&linked_doc), &text);
+    answers_as_in_its_workspace(&[spelled("ws/envs/../envs/prod")], &uri(&real_doc), &text);
+    // Spellings that always worked stay working.
+    answers_as_in_its_workspace(&[format!("{}/", uri(&ws))], &uri(&real_doc), &text);
+    answers_as_in_its_workspace(&[spelled("./ws")], &uri(&real_doc), &text);
+    answers_as_in_its_workspace(&[uri(&ws).replace("file://", "file://localhost")], &uri(&real_doc), &text);
+
+    // One folder added by two spellings: every diagnostic is published once.
+    let once = [("alice.nacl".to_owned(), 1), ("other.nacl".to_owned(), 1)];
+    assert_eq!(answers_as_in_its_workspace(&[uri(&ws)], &uri(&real_doc), &text), once);
+    let published = answers_as_in_its_workspace(&[uri(&ws), spelled("link")], &uri(&real_doc), &text);
+    assert_eq!(published, once);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn documents_that_are_not_files_are_islands_and_keep_their_uris() {
+    let dir = scratch("islands").canonicalize().expect("real");
+    let mut client = start();
+    client.initialize(json!(uri(&dir)), json!({}));
+    let text = "type salto.t {\n}\nsalto.t a {\n}\n";
+    let others =
+        ["untitled:Untitled-1", "untitled:Untitled-2", "http://example.com/a.nacl", "file://server/share/a.nacl"];
+    for (i, document) in others.iter().enumerate() {
+        client.open(document, 1, text);
+        assert_eq!(client.diagnostics(document, 1), Vec::<Value>::new(), "document {i} shares nothing with the others");
+    }
+    let lone = uri(&dir.join("lone.nacl"));
+    client.open(&lone, 1, text);
+    assert_eq!(client.diagnostics(&lone, 1), Vec::<Value>::new());
+    let at = json!({ "textDocument": { "uri": others[0] }, "position": { "line": 2, "character": 2 } });
+    let definition = client.request("textDocument/definition", at);
+    assert_eq!(definition[0]["uri"], others[0], "{definition}");
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}

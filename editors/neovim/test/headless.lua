@@ -61,6 +61,32 @@ for _, response in pairs(responses) do
 end
 check(hover:find("salesforce.Account", 1, true) ~= nil, "hover describes the type")
 
+-- The same workspace with its root written through `..`: the server takes it for the same place,
+-- so references still resolve (they were all unresolved when roots were compared as text).
+local dotdot = vim.lsp.start({
+  name = "nacl_ls_dotdot",
+  cmd = { vim.env.NACL_LS or "nacl-ls" },
+  root_dir = root .. "/tests/../tests/demo",
+}, { bufnr = buf })
+local second = dotdot and vim.lsp.get_client_by_id(dotdot)
+check(second ~= nil, "a second client starts with the root written through ..")
+if second then
+  vim.wait(10000, function()
+    return second.initialized
+  end)
+  local answer = second:request_sync("textDocument/definition", params, 5000, buf) or {}
+  local found = {}
+  for _, location in ipairs(answer.result or {}) do
+    table.insert(found, vim.fs.basename(vim.uri_to_fname(location.uri)))
+  end
+  table.sort(found)
+  check(table.concat(found, ",") == "AccountAnnotations.nacl,AccountCustomFields.nacl", "with the root through .., definition finds both fragments, got " .. table.concat(found, ","))
+  answer = second:request_sync("textDocument/hover", params, 5000, buf) or {}
+  local text = answer.result and answer.result.contents.value or ""
+  check(text:find("salesforce.Account", 1, true) ~= nil and text:find("does not exist", 1, true) == nil, "with the root through .., hover describes the type")
+  second:stop()
+end
+
 -- Copy reference: the element ID of the value under the cursor (line 14, `Region__c`).
 vim.api.nvim_win_set_cursor(0, { 14, 4 })
 vim.cmd("NaclCopyReference")

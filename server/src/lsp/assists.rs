@@ -27,7 +27,7 @@ pub const SHOW_REFERENCES: &str = "nacl.showReferences";
 pub fn code_actions(snapshot: &Snapshot, range: Range, only: Option<&[CodeActionKind]>) -> Vec<CodeActionOrCommand> {
     let (Some(document), Some(workspace)) = (&snapshot.document, &snapshot.workspace) else { return Vec::new() };
     let lines = document.lines(snapshot.encoding);
-    let mut locator = Locator::new(workspace, snapshot.encoding);
+    let mut locator = Locator::new(workspace, snapshot.encoding, &snapshot.uris);
     let mut actions = Vec::new();
     for assist in workspace.assists(&document.path, lines.text_range(range)) {
         let kind = match assist.kind {
@@ -86,7 +86,7 @@ pub fn document_links(snapshot: &Snapshot) -> Vec<DocumentLink> {
         .filter_map(|hints::DocumentLink { range, target }| {
             Some(DocumentLink {
                 range: lines.range(range),
-                target: Some(tower_lsp_server::ls_types::Uri::from_file_path(&target)?),
+                target: Some(snapshot.uris.uri_of(&target)?),
                 tooltip: Some("Open the static file".to_owned()),
                 data: None,
             })

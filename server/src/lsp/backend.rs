@@ -2,7 +2,7 @@
 //! the writer runs on a snapshot, on a worker thread.
 
 use super::{
-    convert, pull, requests,
+    convert, paths, pull, requests,
     settings::Settings,
     writer::{Message, PullSupport, Snapshot, WorkspacesSnapshot, panic_message},
 };
@@ -203,8 +203,9 @@ fn negotiate(params: &InitializeParams) -> Encoding {
     }
 }
 
+/// The path of a workspace folder's URI as the client wrote it (the writer resolves it).
 fn to_path(uri: &Uri) -> Option<PathBuf> {
-    uri.to_file_path().map(|p| p.into_owned())
+    paths::file_path(uri)
 }
 
 /// What the server offers; diagnostics are offered for pulling when the client pulls them.
@@ -417,7 +418,8 @@ impl LanguageServer for Backend {
     }
 
     async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
-        let changes = params.changes.into_iter().filter_map(|c| Some((to_path(&c.uri)?, c.typ))).collect();
+        let changes =
+            params.changes.into_iter().filter_map(|c| Some((paths::resolve(&to_path(&c.uri)?), c.typ))).collect();
         let _ = self.send(Message::FilesChanged(changes));
     }
 
@@ -629,8 +631,9 @@ impl LanguageServer for Backend {
 
     async fn symbol(&self, params: WorkspaceSymbolParams) -> Result<Option<WorkspaceSymbolResponse>> {
         let query = params.query;
-        let found =
-            self.query_all(false, move |s| requests::workspace_symbols(&s.workspaces, &query, s.encoding)).await?;
+        let found = self
+            .query_all(false, move |s| requests::workspace_symbols(&s.workspaces, &query, s.encoding, &s.uris))
+            .await?;
         Ok(Some(WorkspaceSymbolResponse::Nested(found)))
     }
 

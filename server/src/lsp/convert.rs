@@ -1,6 +1,7 @@
 //! Conversions from the analysis's answers (byte offsets) to LSP types (positions in the
 //! negotiated encoding).
 
+use super::paths::Uris;
 use crate::line_index::{Encoding, LineIndex};
 use nacl_analysis::{
     diagnostics::Diagnostic as NaclDiagnostic,
@@ -17,7 +18,7 @@ use std::{
 use tower_lsp_server::ls_types::{
     Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DocumentSymbol, FoldingRange, FoldingRangeKind,
     Location, NumberOrString, Position, Range, SemanticToken, SemanticTokenModifier, SemanticTokenType,
-    SemanticTokensEdit, SymbolKind, TextEdit, Uri,
+    SemanticTokensEdit, SymbolKind, TextEdit,
 };
 
 /// A text with its line index: everything needed to convert offsets of one file.
@@ -59,13 +60,14 @@ impl Lines<'_> {
 pub struct Locator<'a> {
     workspace: &'a LoadedWorkspace,
     encoding: Encoding,
+    uris: &'a Uris,
     files: HashMap<PathBuf, Option<(Arc<str>, LineIndex)>>,
 }
 
 impl<'a> Locator<'a> {
-    /// A locator for the files of `workspace`.
-    pub fn new(workspace: &'a LoadedWorkspace, encoding: Encoding) -> Locator<'a> {
-        Locator { workspace, encoding, files: HashMap::new() }
+    /// A locator for the files of `workspace`, naming them by the URIs the client knows.
+    pub fn new(workspace: &'a LoadedWorkspace, encoding: Encoding, uris: &'a Uris) -> Locator<'a> {
+        Locator { workspace, encoding, uris, files: HashMap::new() }
     }
 
     /// The location of `range` in the file at `path`. Files the analysis does not hold (static
@@ -81,7 +83,7 @@ impl<'a> Locator<'a> {
             Some((text, index)) => Lines { text, index, encoding: self.encoding }.range(range),
             None => Range::default(),
         };
-        Some(Location { uri: Uri::from_file_path(path)?, range })
+        Some(Location { uri: self.uris.uri_of(path)?, range })
     }
 }
 

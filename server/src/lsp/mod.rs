@@ -16,6 +16,7 @@ mod document;
 mod framing;
 mod logging;
 mod outgoing;
+mod paths;
 mod pull;
 mod requests;
 mod settings;

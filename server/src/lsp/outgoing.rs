@@ -32,8 +32,8 @@ pub enum Outgoing {
     /// The diagnostics of every closed file of a workspace with something to report; files under
     /// `root` published before and not listed now (nor in `open`) are cleared.
     Workspace {
-        /// The workspace root.
-        root: PathBuf,
+        /// The workspace root, as its real path and as the client spells the folders in it.
+        roots: Vec<PathBuf>,
         /// The files with diagnostics.
         files: Vec<(Uri, Vec<Diagnostic>)>,
         /// Open documents, published on their own.
@@ -93,12 +93,12 @@ pub async fn run(client: Client, mut messages: UnboundedReceiver<Outgoing>) {
             Outgoing::Publish { uri, version, diagnostics, generation } => {
                 publish(&client, &mut published, uri, version, diagnostics, generation).await;
             }
-            Outgoing::Workspace { root, files, open, generation } => {
+            Outgoing::Workspace { roots, files, open, generation } => {
                 let listed: HashSet<Uri> = files.iter().map(|(uri, _)| uri.clone()).collect();
                 let cleared: Vec<Uri> = published
                     .iter()
                     .filter(|(uri, p)| !p.diagnostics.is_empty() && !listed.contains(*uri) && !open.contains(*uri))
-                    .filter(|(uri, _)| uri.to_file_path().is_some_and(|path| path.starts_with(&root)))
+                    .filter(|(uri, _)| uri.to_file_path().is_some_and(|path| roots.iter().any(|r| path.starts_with(r))))
                     .map(|(uri, _)| uri.clone())
                     .collect();
                 for (uri, diagnostics) in files {

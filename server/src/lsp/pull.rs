@@ -28,6 +28,7 @@ pub fn document_report(snapshot: &Snapshot, previous: Option<String>) -> Documen
                 workspace,
                 &snapshot.settings,
                 snapshot.encoding,
+                &snapshot.uris,
                 workspace.file_diagnostics(file).iter(),
                 document.lines(snapshot.encoding),
             ),
@@ -61,11 +62,17 @@ pub fn workspace_report(snapshot: &WorkspacesSnapshot, previous: &[PreviousResul
             if report.diagnostics.is_empty() {
                 continue;
             }
-            let Some(uri) = Uri::from_file_path(&report.path) else { continue };
+            let Some(uri) = snapshot.uris.uri_of(&report.path) else { continue };
             let index = LineIndex::new(&report.text);
             let lines = Lines { text: &report.text, index: &index, encoding: snapshot.encoding };
-            let diagnostics =
-                shown_diagnostics(workspace, &snapshot.settings, snapshot.encoding, report.diagnostics.iter(), lines);
+            let diagnostics = shown_diagnostics(
+                workspace,
+                &snapshot.settings,
+                snapshot.encoding,
+                &snapshot.uris,
+                report.diagnostics.iter(),
+                lines,
+            );
             if diagnostics.is_empty() {
                 continue;
             }

@@ -1,5 +1,6 @@
 //! The answers to requests, computed on a [`Snapshot`] on a worker thread.
 
+use super::paths::Uris;
 use super::{
     convert::{self, Lines, Locator},
     writer::{OpenDocument, Snapshot},
@@ -10,15 +11,15 @@ use nacl_syntax::TextRange;
 use std::collections::HashMap;
 use tower_lsp_server::ls_types::{
     DocumentHighlight, DocumentHighlightKind, DocumentSymbol, FoldingRange, Hover, HoverContents, Location,
-    MarkupContent, MarkupKind, OneOf, Position, PrepareRenameResponse, Range, SelectionRange, TextEdit, Uri,
-    WorkspaceEdit, WorkspaceSymbol,
+    MarkupContent, MarkupKind, OneOf, Position, PrepareRenameResponse, Range, SelectionRange, TextEdit, WorkspaceEdit,
+    WorkspaceSymbol,
 };
 
 /// The definitions of the symbol at a position: every fragment of a split element.
 pub fn definition(snapshot: &Snapshot, position: Position) -> Vec<Location> {
     let (Some(document), Some(workspace)) = (&snapshot.document, &snapshot.workspace) else { return Vec::new() };
     let offset = document.lines(snapshot.encoding).offset(position);
-    let mut locator = Locator::new(workspace, snapshot.encoding);
+    let mut locator = Locator::new(workspace, snapshot.encoding, &snapshot.uris);
     workspace
         .definition(&document.path, offset)
         .into_iter()
@@ -91,7 +92,7 @@ pub fn format(snapshot: &Snapshot, range: Option<Range>) -> Option<Vec<TextEdit>
 pub fn references(snapshot: &Snapshot, position: Position, include_declaration: bool) -> Vec<Location> {
     let (Some(document), Some(workspace)) = (&snapshot.document, &snapshot.workspace) else { return Vec::new() };
     let offset = document.lines(snapshot.encoding).offset(position);
-    let mut locator = Locator::new(workspace, snapshot.encoding);
+    let mut locator = Locator::new(workspace, snapshot.encoding, &snapshot.uris);
     let found = workspace.references(&document.path, offset, include_declaration);
     found.into_iter().filter_map(|o| locator.location(&o.path, o.range)).collect()
 }
@@ -124,7 +125,7 @@ pub fn rename(snapshot: &Snapshot, position: Position, new_name: &str) -> Result
     let offset = document.lines(snapshot.encoding).offset(position);
     let mut changes = HashMap::new();
     for (path, edits) in workspace.rename(&document.path, offset, new_name)? {
-        let (Some(uri), Some(text)) = (Uri::from_file_path(&path), workspace.text_of(&path)) else { continue };
+        let (Some(uri), Some(text)) = (snapshot.uris.uri_of(&path), workspace.text_of(&path)) else { continue };
         let index = LineIndex::new(&text);
         let lines = Lines { text: &text, index: &index, encoding: snapshot.encoding };
         let edits = edits.into_iter().map(|(range, new_text)| TextEdit { range: lines.range(range), new_text });
@@ -153,12 +154,17 @@ pub fn selection_ranges(snapshot: &Snapshot, positions: &[Position]) -> Vec<Sele
 }
 
 /// The elements and fields of every workspace best matching `query`.
-pub fn workspace_symbols(workspaces: &[LoadedWorkspace], query: &str, encoding: Encoding) -> Vec<WorkspaceSymbol> {
+pub fn workspace_symbols(
+    workspaces: &[LoadedWorkspace],
+    query: &str,
+    encoding: Encoding,
+    uris: &Uris,
+) -> Vec<WorkspaceSymbol> {
     const LIMIT: usize = 128;
     workspaces
         .iter()
         .flat_map(|workspace| {
-            let mut locator = Locator::new(workspace, encoding);
+            let mut locator = Locator::new(workspace, encoding, uris);
             workspace.workspace_symbols(query, LIMIT).into_iter().filter_map(move |symbol| {
                 let location = locator.location(&symbol.path, symbol.range)?;
                 Some(WorkspaceSymbol {

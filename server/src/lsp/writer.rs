@@ -10,6 +10,7 @@ use super::{
     convert::{self, Lines, Locator},
     logging::LogLevel,
     outgoing::Outgoing,
+    paths::{self, Uris},
     settings::Settings,
 };
 use crate::{
@@ -188,6 +189,8 @@ pub struct Snapshot {
     pub encoding: Encoding,
     /// The settings (which diagnostics are shown).
     pub settings: Arc<Settings>,
+    /// The URIs the client knows for paths.
+    pub uris: Uris,
 }
 
 /// What a read of every workspace sees.
@@ -198,6 +201,8 @@ pub struct WorkspacesSnapshot {
     pub encoding: Encoding,
     /// The settings.
     pub settings: Arc<Settings>,
+    /// The URIs the client knows for paths.
+    pub uris: Uris,
 }
 
 /// An open document's text at one version.
@@ -246,6 +251,7 @@ pub fn spawn(
         unflushed: BTreeSet::new(),
         stale: HashSet::new(),
         generation: 0,
+        uris: Uris::default(),
         requests,
     };
     std::thread::Builder::new().name("nacl-ls writer".to_owned()).spawn(move || writer.run(receiver))?;
@@ -308,6 +314,8 @@ struct Writer {
     stale: HashSet<Uri>,
     /// Counts jobs, so that a stale job's result never overwrites a newer one.
     generation: u64,
+    /// The URIs the client knows for paths (shared with every read).
+    uris: Uris,
     requests: rayon::ThreadPool,
 }
 
@@ -388,7 +396,7 @@ impl Writer {
                     self.generation += 1;
                     for root in self.roots.iter().filter(|r| !r.scratch) {
                         let _ = self.outgoing.send(Outgoing::Workspace {
-                            root: root.path.clone(),
+                            roots: self.uris.spellings(&root.path),
                             files: Vec::new(),
                             open: open.clone(),
                             generation: self.generation,
@@ -397,7 +405,8 @@ impl Writer {
                 }
             }
             Message::Open { uri, version, text } => {
-                let path = path_of(&uri);
+                let path = paths::real_path(&uri);
+                self.uris.open(&path, &uri);
                 let root = self.root_for(&path);
                 let document = Document::new(path.clone(), version, &text);
                 let current = open_document(&uri, &document, Arc::from(text));
@@ -453,8 +462,12 @@ impl Writer {
                     .filter(|r| !r.scratch && (r.indexed || !indexed_only))
                     .map(|r| r.workspace.clone())
                     .collect();
-                let snapshot =
-                    WorkspacesSnapshot { workspaces, encoding: self.encoding, settings: self.settings.clone() };
+                let snapshot = WorkspacesSnapshot {
+                    workspaces,
+                    encoding: self.encoding,
+                    settings: self.settings.clone(),
+                    uris: self.uris.clone(),
+                };
                 self.requests.spawn(move || job(snapshot));
             }
             Message::Indexed { root, workspace } => self.indexed(root, workspace),
@@ -506,12 +519,18 @@ impl Writer {
         // Syntax-level reads get the workspace too when there is one (for its kept syntax trees);
         // they only do not wait for indexing.
         let workspace = self.root_of(&path).map(|i| self.roots[i].workspace.clone());
-        let snapshot = Snapshot { document, workspace, encoding: self.encoding, settings: self.settings.clone() };
+        let snapshot = Snapshot {
+            document,
+            workspace,
+            encoding: self.encoding,
+            settings: self.settings.clone(),
+            uris: self.uris.clone(),
+        };
         self.requests.spawn(move || job(snapshot));
     }
 
     fn path_of_document(&self, uri: &Uri) -> PathBuf {
-        self.buffers.get(uri).map_or_else(|| path_of(uri), |b| b.current.path.clone())
+        self.buffers.get(uri).map_or_else(|| paths::real_path(uri), |b| b.current.path.clone())
     }
 
     /// Marks every open document of a root for new diagnostics: an edit in one file can change
@@ -553,6 +572,7 @@ impl Writer {
                 indexed: self.roots[root].indexed,
                 settings: self.settings.clone(),
                 encoding: self.encoding,
+                uris: self.uris.clone(),
                 generation: self.generation,
             };
             let (outgoing, messages) = (self.outgoing.clone(), self.messages.clone());
@@ -597,6 +617,7 @@ impl Writer {
                 indexed: true,
                 settings: self.settings.clone(),
                 encoding: self.encoding,
+                uris: self.uris.clone(),
                 generation: self.generation,
             };
             let (outgoing, messages, path) = (self.outgoing.clone(), self.messages.clone(), root.path.clone());
@@ -661,7 +682,8 @@ impl Writer {
 
     /// Opens a workspace folder: its open documents at once, every file on disk in the background.
     fn add_root(&mut self, folder: &Path) {
-        let path = layout::find_root(folder);
+        self.uris.add_folder(folder);
+        let path = layout::find_root(&paths::resolve(folder));
         if self.roots.iter().any(|r| r.path == path && !r.scratch) {
             return;
         }
@@ -767,7 +789,9 @@ impl Writer {
     }
 
     fn remove_root(&mut self, folder: &Path) {
-        let path = layout::find_root(folder);
+        let folder = paths::resolve(folder);
+        self.uris.remove_folder(&folder);
+        let path = layout::find_root(&folder);
         let Some(index) = self.roots.iter().position(|r| r.path == path && !r.scratch) else { return };
         let mut root = self.roots.remove(index);
         // Reads still waiting for it are answered from whatever holds their documents now.
@@ -778,7 +802,7 @@ impl Writer {
         self.generation += 1;
         let open = self.buffers.keys().cloned().collect();
         let _ = self.outgoing.send(Outgoing::Workspace {
-            root: path,
+            roots: vec![path],
             files: Vec::new(),
             open,
             generation: self.generation,
@@ -807,6 +831,7 @@ impl Writer {
         self.stale.remove(&uri);
         let Some(buffer) = self.buffers.remove(&uri) else { return };
         let path = buffer.current.path.clone();
+        self.uris.close(&path);
         if let Some(index) = self.root_of(&path) {
             let root = &mut self.roots[index];
             // The file on disk takes over again; a buffer that never was a file goes away.
@@ -878,7 +903,8 @@ impl Writer {
         if let Some(index) = self.root_of(path) {
             return index;
         }
-        let folder = path.parent().unwrap_or(path).to_path_buf();
+        // A document that is not a file is its own island; a lone file shares its folder's.
+        let folder = if paths::is_non_file(path) { path } else { path.parent().unwrap_or(path) }.to_path_buf();
         let workspace = LoadedWorkspace::empty(&folder);
         self.roots.push(Root {
             path: folder,
@@ -902,6 +928,7 @@ struct DiagnosticsJob {
     indexed: bool,
     settings: Arc<Settings>,
     encoding: Encoding,
+    uris: Uris,
     generation: u64,
 }
 
@@ -936,13 +963,13 @@ impl DiagnosticsJob {
                 let index = LineIndex::new(&report.text);
                 let lines = Lines { text: &report.text, index: &index, encoding: self.encoding };
                 let diagnostics = self.convert(report.diagnostics.iter(), lines);
-                let uri = Uri::from_file_path(&report.path)?;
+                let uri = self.uris.uri_of(&report.path)?;
                 (!diagnostics.is_empty()).then_some((uri, diagnostics))
             })
             .collect();
         let open = open.into_values().collect();
         (
-            Outgoing::Workspace { root: root.to_path_buf(), files, open, generation: self.generation },
+            Outgoing::Workspace { roots: self.uris.spellings(root), files, open, generation: self.generation },
             self.untyped_notes(),
         )
     }
@@ -960,7 +987,7 @@ impl DiagnosticsJob {
     }
 
     fn convert<'a>(&self, found: impl Iterator<Item = &'a NaclDiagnostic>, lines: Lines<'_>) -> Vec<Diagnostic> {
-        shown_diagnostics(&self.workspace, &self.settings, self.encoding, found, lines)
+        shown_diagnostics(&self.workspace, &self.settings, self.encoding, &self.uris, found, lines)
     }
 }
 
@@ -969,11 +996,12 @@ pub fn shown_diagnostics<'a>(
     workspace: &LoadedWorkspace,
     settings: &Settings,
     encoding: Encoding,
+    uris: &Uris,
     found: impl Iterator<Item = &'a NaclDiagnostic>,
     lines: Lines<'_>,
 ) -> Vec<Diagnostic> {
     let shown = &settings.diagnostics;
-    let mut locator = Locator::new(workspace, encoding);
+    let mut locator = Locator::new(workspace, encoding, uris);
     found
         .filter(|d| shown.shows(d.code.as_str(), d.severity() == nacl_syntax::Severity::Error))
         .map(|d| convert::diagnostic(d, lines, &mut locator))
@@ -1013,11 +1041,6 @@ fn read_state(layout: &Layout) -> Arc<WorkspaceState> {
             WorkspaceState::none()
         }
     }
-}
-
-/// The path of a document (or a stand-in for documents that are not files).
-pub fn path_of(uri: &Uri) -> PathBuf {
-    uri.to_file_path().map_or_else(|| PathBuf::from(uri.as_str()), |p| p.into_owned())
 }
 
 /// The text of a panic, for the log.
