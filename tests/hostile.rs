@@ -305,3 +305,32 @@ fn a_storm_of_static_file_events_is_applied_in_time_proportional_to_it() {
     client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn documents_over_the_size_limit_are_refused_with_a_message() {
+    let dir = scratch("huge-open");
+    let mut client = start();
+    client.initialize(json!(uri(&dir)), json!({}));
+    let huge = format!("salto.t big {{\n  x = \"{}\"\n}}\n", "x".repeat(129 << 20));
+    let big_uri = uri(&dir.join("big.nacl"));
+    client.open(&big_uri, 1, &huge);
+    let shown = client.wait_for(|m| m["method"] == "window/showMessage");
+    let text = shown["params"]["message"].as_str().unwrap_or_default();
+    assert!(text.contains("big.nacl: it is 130 MiB") && text.contains("up to 128 MiB"), "{shown}");
+    assert_eq!(server_text(&mut client, &big_uri), "", "the document is not kept");
+
+    // A document that grows past the limit is let go the same way.
+    let small_uri = uri(&dir.join("small.nacl"));
+    client.open(&small_uri, 1, "salto.t s {\n}\n");
+    let _ = client.diagnostics(&small_uri, 1);
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": small_uri, "version": 2 }, "contentChanges": [{ "text": huge }] }),
+    );
+    let shown = client.wait_for(|m| m["method"] == "window/showMessage");
+    assert!(shown["params"]["message"].as_str().is_some_and(|m| m.contains("small.nacl")), "{shown}");
+    drop(huge);
+    assert_serving(&mut client, &dir);
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}

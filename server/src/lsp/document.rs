@@ -34,6 +34,11 @@ impl Document {
         self.rope.insert(start, &change.text);
     }
 
+    /// The size of the text in bytes.
+    pub fn len_bytes(&self) -> usize {
+        self.rope.len_bytes()
+    }
+
     /// The whole text.
     pub fn text(&self) -> Arc<str> {
         let mut text = String::with_capacity(self.rope.len_bytes());

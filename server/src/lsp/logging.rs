@@ -2,8 +2,7 @@
 //! setting, which can change while the server runs), and warnings and errors also go to the
 //! client's log through `window/logMessage`.
 
-use super::outgoing::Outgoing;
-use tokio::sync::mpsc::UnboundedSender;
+use super::outgoing::{Outbox, Outgoing};
 use tower_lsp_server::ls_types::MessageType;
 use tracing::{Level, field::Field};
 use tracing_subscriber::{EnvFilter, Registry, layer::SubscriberExt, reload, util::SubscriberInitExt};
@@ -30,7 +29,7 @@ impl LogLevel {
 
 /// Installs the logger; returns the handle that changes its level. `None` when a logger was
 /// already installed (in tests that start the server twice in one process).
-pub fn init(client: UnboundedSender<Outgoing>) -> Option<LogLevel> {
+pub fn init(client: Outbox) -> Option<LogLevel> {
     let filter = EnvFilter::try_from_env(LOG_ENV).unwrap_or_else(|_| EnvFilter::new("warn"));
     let (filter, handle) = reload::Layer::new(filter);
     tracing_subscriber::registry()
@@ -44,7 +43,7 @@ pub fn init(client: UnboundedSender<Outgoing>) -> Option<LogLevel> {
 
 /// Forwards warnings and errors to the client.
 struct ClientLayer {
-    client: UnboundedSender<Outgoing>,
+    client: Outbox,
 }
 
 impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for ClientLayer {
@@ -56,7 +55,7 @@ impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for ClientLayer {
         };
         let mut message = String::new();
         event.record(&mut MessageText(&mut message));
-        let _ = self.client.send(Outgoing::Log { level, message });
+        self.client.send(Outgoing::Log { level, message });
     }
 }
 

@@ -29,7 +29,8 @@ use tower_lsp_server::{LspService, Server};
 pub fn serve() -> std::io::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     runtime.block_on(async {
-        let (outgoing, outgoing_rx) = tokio::sync::mpsc::unbounded_channel();
+        let outgoing = outgoing::Outbox::default();
+        let outgoing_rx = outgoing.clone();
         let log_level = logging::init(outgoing.clone());
         let writer = writer::spawn(outgoing, log_level)?;
         let mut service = LspService::build(move |client| {

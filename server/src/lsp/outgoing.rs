@@ -6,11 +6,11 @@
 //! overwrite a newer answer, and an unchanged result is not sent twice.
 
 use std::{
-    collections::{HashMap, HashSet},
+    collections::{HashMap, HashSet, VecDeque},
     path::PathBuf,
+    sync::{Arc, Mutex},
     time::Duration,
 };
-use tokio::sync::mpsc::UnboundedReceiver;
 use tower_lsp_server::{
     Client,
     ls_types::{Diagnostic, MessageType, NumberOrString, ProgressToken, Uri},
@@ -68,6 +68,13 @@ pub enum Outgoing {
         /// The outcome.
         message: String,
     },
+    /// A message the client shows the user (`window/showMessage`).
+    Show {
+        /// Its severity.
+        level: MessageType,
+        /// The text.
+        message: String,
+    },
     /// A message for the client's log.
     Log {
         /// Its severity.
@@ -75,6 +82,84 @@ pub enum Outgoing {
         /// The text.
         message: String,
     },
+}
+
+/// How many messages other than diagnostics may wait for a client that does not read; past
+/// that, log messages and progress reports are dropped (oldest first).
+const MAX_WAITING: usize = 4096;
+
+/// The queue of messages for the client, shared by every sender. It stays bounded however long
+/// the client does not read: new diagnostics for a document (or a workspace) replace those still
+/// waiting for it, and log messages and progress reports beyond [`MAX_WAITING`] are dropped.
+#[derive(Clone, Default)]
+pub struct Outbox(Arc<OutboxInner>);
+
+#[derive(Default)]
+struct OutboxInner {
+    queue: Mutex<VecDeque<Outgoing>>,
+    ready: tokio::sync::Notify,
+}
+
+/// Where a new message may take the place of one still waiting: the last waiting message about
+/// the same document (or workspace), when nothing that could undo it stands between them.
+fn replaceable(waiting: &VecDeque<Outgoing>, new: &Outgoing) -> Option<usize> {
+    for (at, old) in waiting.iter().enumerate().rev() {
+        match (old, new) {
+            (Outgoing::Publish { uri: a, .. }, Outgoing::Publish { uri: b, .. }) if a == b => return Some(at),
+            (Outgoing::Clear(a), Outgoing::Publish { uri: b, .. }) if a == b => return None,
+            (Outgoing::Workspace { .. }, Outgoing::Publish { .. }) => return None,
+            (Outgoing::Workspace { roots: a, .. }, Outgoing::Workspace { roots: b, .. }) if a.first() == b.first() => {
+                return Some(at);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether a waiting message may be dropped when too many wait.
+fn droppable(message: &Outgoing) -> bool {
+    matches!(message, Outgoing::Log { .. } | Outgoing::ProgressReport { .. })
+}
+
+/// The generation of a diagnostics message (0 for others).
+fn generation(message: &Outgoing) -> u64 {
+    match message {
+        Outgoing::Publish { generation, .. } | Outgoing::Workspace { generation, .. } => *generation,
+        _ => 0,
+    }
+}
+
+impl Outbox {
+    /// Queues a message for the client.
+    pub fn send(&self, message: Outgoing) {
+        let mut waiting = self.0.queue.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match replaceable(&waiting, &message) {
+            // Only a newer result replaces a waiting one (a stale job may finish last).
+            Some(at) if generation(&waiting[at]) <= generation(&message) => waiting[at] = message,
+            Some(_) => return,
+            None => {
+                waiting.push_back(message);
+                if waiting.len() > MAX_WAITING
+                    && let Some(at) = waiting.iter().position(droppable)
+                {
+                    waiting.remove(at);
+                }
+            }
+        }
+        drop(waiting);
+        self.0.ready.notify_one();
+    }
+
+    /// The next message, waiting for one.
+    pub async fn recv(&self) -> Outgoing {
+        loop {
+            if let Some(message) = self.0.queue.lock().unwrap_or_else(std::sync::PoisonError::into_inner).pop_front() {
+                return message;
+            }
+            self.0.ready.notified().await;
+        }
+    }
 }
 
 /// What was last published for one document.
@@ -85,11 +170,11 @@ struct Published {
 }
 
 /// Sends every message to the client, in order, until the channel closes.
-pub async fn run(client: Client, mut messages: UnboundedReceiver<Outgoing>) {
+pub async fn run(client: Client, messages: Outbox) {
     let mut published: HashMap<Uri, Published> = HashMap::new();
     let mut progress = HashMap::new();
-    while let Some(message) = messages.recv().await {
-        match message {
+    loop {
+        match messages.recv().await {
             Outgoing::Publish { uri, version, diagnostics, generation } => {
                 publish(&client, &mut published, uri, version, diagnostics, generation).await;
             }
@@ -143,6 +228,7 @@ pub async fn run(client: Client, mut messages: UnboundedReceiver<Outgoing>) {
                 }
             }
             Outgoing::Log { level, message } => client.log_message(level, message).await,
+            Outgoing::Show { level, message } => client.show_message(level, message).await,
         }
     }
 }
@@ -166,4 +252,48 @@ async fn publish(
     }
     client.publish_diagnostics(uri.clone(), diagnostics.clone(), version).await;
     published.insert(uri, Published { generation, version, diagnostics });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn publish(uri: &str, generation: u64) -> Outgoing {
+        let uri = uri.parse().expect("a URI");
+        Outgoing::Publish { uri, version: None, diagnostics: Vec::new(), generation }
+    }
+
+    fn waiting(outbox: &Outbox) -> usize {
+        outbox.0.queue.lock().expect("lock").len()
+    }
+
+    #[test]
+    fn a_client_that_does_not_read_costs_bounded_memory() {
+        let outbox = Outbox::default();
+        for generation in 0..10_000 {
+            outbox.send(publish(&format!("file:///w/{}.nacl", generation % 10), generation));
+            outbox.send(Outgoing::Log { level: MessageType::INFO, message: "x".repeat(100) });
+        }
+        assert_eq!(waiting(&outbox), MAX_WAITING, "ten documents' latest diagnostics and the newest logs");
+        let queue = outbox.0.queue.lock().expect("lock");
+        let publishes: Vec<u64> = queue
+            .iter()
+            .filter_map(|m| match m {
+                Outgoing::Publish { generation, .. } => Some(*generation),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(publishes, (9_990..10_000).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_stale_result_never_replaces_a_newer_one_and_a_clear_is_not_overtaken() {
+        let outbox = Outbox::default();
+        outbox.send(publish("file:///a.nacl", 5));
+        outbox.send(publish("file:///a.nacl", 3));
+        assert_eq!(waiting(&outbox), 1);
+        outbox.send(Outgoing::Clear("file:///a.nacl".parse().expect("a URI")));
+        outbox.send(publish("file:///a.nacl", 6));
+        assert_eq!(waiting(&outbox), 3);
+    }
 }

@@ -9,7 +9,7 @@
 use super::{
     convert::{self, Lines, Locator},
     logging::LogLevel,
-    outgoing::Outgoing,
+    outgoing::{Outbox, Outgoing},
     paths::{self, Uris},
     settings::Settings,
 };
@@ -30,7 +30,6 @@ use std::{
     sync::{Arc, OnceLock, mpsc},
     time::{Duration, Instant},
 };
-use tokio::sync::mpsc::UnboundedSender;
 use tower_lsp_server::ls_types::{Diagnostic, FileChangeType, MessageType, TextDocumentContentChangeEvent, Uri};
 
 /// How long the writer waits for more edits before computing diagnostics.
@@ -226,10 +225,7 @@ impl OpenDocument {
 }
 
 /// Starts the writer thread; returns the channel to send it messages.
-pub fn spawn(
-    outgoing: UnboundedSender<Outgoing>,
-    log_level: Option<LogLevel>,
-) -> std::io::Result<mpsc::Sender<Message>> {
+pub fn spawn(outgoing: Outbox, log_level: Option<LogLevel>) -> std::io::Result<mpsc::Sender<Message>> {
     let (sender, receiver) = mpsc::channel();
     let requests = rayon::ThreadPoolBuilder::new()
         .num_threads(2)
@@ -296,7 +292,7 @@ enum Pass {
 
 struct Writer {
     messages: mpsc::Sender<Message>,
-    outgoing: UnboundedSender<Outgoing>,
+    outgoing: Outbox,
     log_level: Option<LogLevel>,
     encoding: Encoding,
     settings: Arc<Settings>,
@@ -395,7 +391,7 @@ impl Writer {
                     let open: HashSet<Uri> = self.buffers.keys().cloned().collect();
                     self.generation += 1;
                     for root in self.roots.iter().filter(|r| !r.scratch) {
-                        let _ = self.outgoing.send(Outgoing::Workspace {
+                        self.outgoing.send(Outgoing::Workspace {
                             roots: self.uris.spellings(&root.path),
                             files: Vec::new(),
                             open: open.clone(),
@@ -405,6 +401,10 @@ impl Writer {
                 }
             }
             Message::Open { uri, version, text } => {
+                if text.len() as u64 > files::MAX_FILE_SIZE {
+                    self.refuse_too_large(&uri, text.len());
+                    return;
+                }
                 let path = paths::real_path(&uri);
                 self.uris.open(&path, &uri);
                 let root = self.root_for(&path);
@@ -413,7 +413,7 @@ impl Writer {
                 self.roots[root].workspace.set_file_text(&path, current.text.clone());
                 if self.pull.documents {
                     // Pulled from now on: what was pushed while it was closed goes.
-                    let _ = self.outgoing.send(Outgoing::Clear(uri.clone()));
+                    self.outgoing.send(Outgoing::Clear(uri.clone()));
                 }
                 self.buffers.insert(uri, Buffer { document, current });
                 self.mark_stale(root);
@@ -427,6 +427,12 @@ impl Writer {
                     buffer.document.apply(change, self.encoding);
                 }
                 buffer.document.version = version;
+                let size = buffer.document.len_bytes();
+                if size as u64 > files::MAX_FILE_SIZE {
+                    self.close(uri.clone());
+                    self.refuse_too_large(&uri, size);
+                    return;
+                }
                 self.unflushed.insert(uri);
             }
             Message::Close { uri } => self.close(uri),
@@ -486,7 +492,7 @@ impl Writer {
                     }
                     if let Some(token) = root.progress.take() {
                         let message = format!("{} files", root.workspace.workspace.files(&root.workspace.db).len());
-                        let _ = self.outgoing.send(Outgoing::ProgressEnd { token, message });
+                        self.outgoing.send(Outgoing::ProgressEnd { token, message });
                     }
                 }
             }
@@ -554,7 +560,7 @@ impl Writer {
             let others = self.stale.len() > 1;
             self.stale.clear();
             if self.pull.refresh && others {
-                let _ = self.outgoing.send(Outgoing::Refresh);
+                self.outgoing.send(Outgoing::Refresh);
             }
             return;
         }
@@ -580,7 +586,7 @@ impl Writer {
                 let uris: Vec<Uri> = documents.iter().map(|d| d.uri.clone()).collect();
                 let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     for document in &documents {
-                        let _ = outgoing.send(job.publish(document));
+                        outgoing.send(job.publish(document));
                     }
                 }));
                 drop(job);
@@ -636,7 +642,7 @@ impl Writer {
                 let (cancelled, notes) = match run {
                     Ok((message, notes, send)) => {
                         if send {
-                            let _ = outgoing.send(message);
+                            outgoing.send(message);
                         }
                         (false, notes)
                     }
@@ -690,7 +696,7 @@ impl Writer {
         let token = self.progress.then(|| format!("nacl-ls/index/{}", self.roots.len()));
         if let Some(token) = &token {
             let title = format!("Indexing {}", path.display());
-            let _ = self.outgoing.send(Outgoing::ProgressBegin { token: token.clone(), title });
+            self.outgoing.send(Outgoing::ProgressBegin { token: token.clone(), title });
         }
         let mut workspace = LoadedWorkspace::empty(&path);
         for buffer in self.buffers.values().filter(|b| b.current.path.starts_with(&path)) {
@@ -718,7 +724,7 @@ impl Writer {
                 if let Some(token) = &token {
                     let percentage = (done * 90 / total.max(1)) as u32;
                     let message = format!("{done}/{total} files");
-                    let _ = outgoing.send(Outgoing::ProgressReport { token: token.clone(), message, percentage });
+                    outgoing.send(Outgoing::ProgressReport { token: token.clone(), message, percentage });
                 }
             };
             // Salto's state is read beside the NaCl files, and set before anything reads the
@@ -750,7 +756,7 @@ impl Writer {
         tell_once(&mut root.told, &self.outgoing, root.workspace.state_notes());
         if let Some(token) = &root.progress {
             let message = "checking".to_owned();
-            let _ = self.outgoing.send(Outgoing::ProgressReport { token: token.clone(), message, percentage: 90 });
+            self.outgoing.send(Outgoing::ProgressReport { token: token.clone(), message, percentage: 90 });
         }
         self.mark_stale(index);
         for (uri, job) in std::mem::take(&mut self.roots[index].waiting) {
@@ -797,11 +803,11 @@ impl Writer {
         // Reads still waiting for it are answered from whatever holds their documents now.
         let waiting = std::mem::take(&mut root.waiting);
         if let Some(token) = root.progress {
-            let _ = self.outgoing.send(Outgoing::ProgressEnd { token, message: "closed".to_owned() });
+            self.outgoing.send(Outgoing::ProgressEnd { token, message: "closed".to_owned() });
         }
         self.generation += 1;
         let open = self.buffers.keys().cloned().collect();
-        let _ = self.outgoing.send(Outgoing::Workspace {
+        self.outgoing.send(Outgoing::Workspace {
             roots: vec![path],
             files: Vec::new(),
             open,
@@ -826,6 +832,18 @@ impl Writer {
         }
     }
 
+    /// Tells the user that a document is too large to analyse; it is not kept (its changes
+    /// are ignored until it is opened again), as files that large on disk are not read.
+    fn refuse_too_large(&self, uri: &Uri, size: usize) {
+        let message = format!(
+            "nacl-ls does not analyse {}: it is {} MiB, and nacl-ls analyses files of up to {} MiB",
+            uri.as_str(),
+            size.div_ceil(1 << 20),
+            files::MAX_FILE_SIZE >> 20
+        );
+        self.outgoing.send(Outgoing::Show { level: MessageType::WARNING, message });
+    }
+
     fn close(&mut self, uri: Uri) {
         self.unflushed.remove(&uri);
         self.stale.remove(&uri);
@@ -843,7 +861,7 @@ impl Writer {
             self.mark_stale(index);
         }
         self.generation += 1;
-        let _ = self.outgoing.send(Outgoing::Publish {
+        self.outgoing.send(Outgoing::Publish {
             uri,
             version: None,
             diagnostics: Vec::new(),
@@ -1019,11 +1037,11 @@ fn open_document(uri: &Uri, document: &Document, text: Arc<str>) -> Arc<OpenDocu
 }
 
 /// Tells the user (in the client's log) each note not told before.
-fn tell_once(told: &mut HashSet<String>, outgoing: &UnboundedSender<Outgoing>, notes: Vec<String>) {
+fn tell_once(told: &mut HashSet<String>, outgoing: &Outbox, notes: Vec<String>) {
     for note in notes {
         if told.insert(note.clone()) {
             let message = format!("nacl-ls: {note}");
-            let _ = outgoing.send(Outgoing::Log { level: MessageType::INFO, message });
+            outgoing.send(Outgoing::Log { level: MessageType::INFO, message });
         }
     }
 }
