@@ -15,6 +15,13 @@ pub const MAX_FILE_SIZE: u64 = 128 << 20;
 /// The largest configuration file nacl-ls reads (`salto.config/envs.nacl`, `.nacl-ls.toml`).
 pub const MAX_CONFIG_SIZE: u64 = 16 << 20;
 
+/// The most files and folders one walk visits: a workspace folder of `/` or of a home folder
+/// stops there instead of walking the whole disk.
+pub const MAX_WALKED: usize = 2_000_000;
+
+/// The most NaCl files one workspace holds (the largest real ones hold under 40,000).
+pub const MAX_FILES: usize = 1_000_000;
+
 /// Opens `path` for reading if it is a regular file (links are followed) of at most `max`
 /// bytes, and returns it with its size. FIFOs, sockets and devices are refused without
 /// blocking: the file is opened non-blocking and checked on the open handle, so a name swapped
@@ -174,6 +181,12 @@ fn outside(link: &Path, target: &Path) -> DiscoveryError {
 /// is kept), problems, and the real folders already walked (so links cannot loop).
 struct Found {
     wanted: fn(&Path) -> bool,
+    /// Files and folders visited so far; past [`MAX_WALKED`] (or [`MAX_FILES`] files found) the
+    /// walk stops, with one error saying so.
+    visited: usize,
+    stopped: bool,
+    max_walked: usize,
+    max_files: usize,
     files: std::collections::HashMap<PathBuf, PathBuf>,
     errors: Vec<DiscoveryError>,
     walked: std::collections::HashSet<PathBuf>,
@@ -181,7 +194,16 @@ struct Found {
 
 impl Found {
     fn new(wanted: fn(&Path) -> bool) -> Found {
-        Found { wanted, files: Default::default(), errors: Vec::new(), walked: Default::default() }
+        Found {
+            wanted,
+            visited: 0,
+            stopped: false,
+            max_walked: MAX_WALKED,
+            max_files: MAX_FILES,
+            files: Default::default(),
+            errors: Vec::new(),
+            walked: Default::default(),
+        }
     }
 
     /// The files found, sorted, and the problems met.
@@ -198,7 +220,7 @@ impl Found {
 
     /// Walks `dir`, whose real path is `real`, following links that stay inside `boundary`.
     fn walk(&mut self, dir: &Path, real: &Path, boundary: &Path) {
-        if !self.walked.insert(real.to_path_buf()) {
+        if self.stopped || !self.walked.insert(real.to_path_buf()) {
             return;
         }
         let walker = walkdir::WalkDir::new(dir).into_iter().filter_entry(|entry| {
@@ -206,6 +228,23 @@ impl Found {
         });
         let mut links = Vec::new();
         for entry in walker {
+            self.visited += 1;
+            if self.visited > self.max_walked || self.files.len() >= self.max_files {
+                let what = if self.files.len() >= self.max_files {
+                    format!("{} NaCl files", self.max_files)
+                } else {
+                    format!("{} files and folders", self.max_walked)
+                };
+                self.errors.push(DiscoveryError {
+                    path: dir.to_path_buf(),
+                    error: io::Error::new(
+                        io::ErrorKind::QuotaExceeded,
+                        format!("nacl-ls stopped looking for files after {what} here: open the workspace's own folder, not one above it"),
+                    ),
+                });
+                self.stopped = true;
+                return;
+            }
             match entry {
                 Ok(entry) if entry.file_type().is_file() && (self.wanted)(entry.path()) => {
                     let inside =
@@ -224,6 +263,9 @@ impl Found {
             }
         }
         for link in links {
+            if self.stopped {
+                return;
+            }
             let target = match std::fs::canonicalize(&link) {
                 Ok(target) => target,
                 // A dangling link to something not wanted is nobody's concern.
@@ -307,6 +349,29 @@ mod tests {
         let error = loaded.error.expect("an encoding error");
         assert_eq!(error.code, ErrorCode::InvalidUtf8);
         assert_eq!(u32::from(error.range.start()), 19);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_walk_stops_at_its_limits_with_one_error() {
+        let dir = std::env::temp_dir().join(format!("nacl-analysis-limits-{}", std::process::id()));
+        for sub in 0..5 {
+            std::fs::create_dir_all(dir.join(format!("d{sub}"))).expect("dir");
+            for file in 0..5 {
+                std::fs::write(dir.join(format!("d{sub}/{file}.nacl")), "").expect("write");
+            }
+        }
+        let real = std::fs::canonicalize(&dir).expect("real");
+        for (max_walked, max_files, what) in [(10, 100, "10 files and folders"), (100, 7, "7 NaCl files")] {
+            let mut found = Found::new(is_nacl_file);
+            (found.max_walked, found.max_files) = (max_walked, max_files);
+            found.walk(&dir, &real, &real);
+            let (files, errors) = found.finish();
+            assert!(files.len() <= 10, "{}", files.len());
+            assert_eq!(errors.len(), 1);
+            assert_eq!(errors[0].error.kind(), io::ErrorKind::QuotaExceeded);
+            assert!(errors[0].error.to_string().contains(what), "{}", errors[0].error);
+        }
         std::fs::remove_dir_all(&dir).ok();
     }
 

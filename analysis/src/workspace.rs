@@ -47,6 +47,10 @@ pub struct FileReport {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// The most NaCl text one workspace reads: the analysis holds several times its input in memory,
+/// so a larger folder would exhaust the machine (the largest real workspaces are about 130 MB).
+pub const MAX_WORKSPACE_BYTES: u64 = 2 << 30;
+
 /// Reads every `.nacl` file of the workspace at `root` (files are read in parallel).
 pub fn load(root: &Path, env: Option<&str>) -> LoadedWorkspace {
     load_with_progress(root, env, &|_, _| {})
@@ -69,12 +73,21 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     let (paths, discovery_errors) = files::discover(&[root.to_path_buf()]);
     let total = paths.len();
     let read = std::sync::atomic::AtomicUsize::new(0);
+    let bytes = std::sync::atomic::AtomicU64::new(0);
+    let over = std::sync::atomic::AtomicBool::new(false);
     let step = (total / 100).max(1);
     progress(0, total);
     let loaded: Vec<(PathBuf, files::LoadedFile)> = paths
         .into_par_iter()
         .map(|path| {
-            let file = files::load(&path);
+            let file = if bytes.load(std::sync::atomic::Ordering::Relaxed) > MAX_WORKSPACE_BYTES {
+                over.store(true, std::sync::atomic::Ordering::Relaxed);
+                files::LoadedFile { text: String::new(), error: None }
+            } else {
+                let file = files::load(&path);
+                bytes.fetch_add(file.text.len() as u64, std::sync::atomic::Ordering::Relaxed);
+                file
+            };
             let done = read.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             if done.is_multiple_of(step) {
                 progress(done, total);
@@ -86,11 +99,24 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     let mut load_errors: Vec<(PathBuf, Diagnostic)> = discovery_errors
         .into_iter()
         .map(|e| {
-            let error =
-                nacl_syntax::SyntaxError::at(nacl_syntax::ErrorCode::UnreadableFile, 0.into(), e.error.to_string());
+            let code = if e.error.kind() == std::io::ErrorKind::QuotaExceeded {
+                nacl_syntax::ErrorCode::WorkspaceTooLarge
+            } else {
+                nacl_syntax::ErrorCode::UnreadableFile
+            };
+            let error = nacl_syntax::SyntaxError::at(code, 0.into(), e.error.to_string());
             (e.path, Diagnostic::from_syntax(&error))
         })
         .collect();
+    if over.into_inner() {
+        let message = format!(
+            "nacl-ls read {} MiB of NaCl here and stopped: it reads up to {} MiB in one workspace",
+            bytes.into_inner() >> 20,
+            MAX_WORKSPACE_BYTES >> 20
+        );
+        let error = nacl_syntax::SyntaxError::at(nacl_syntax::ErrorCode::WorkspaceTooLarge, 0.into(), message);
+        load_errors.push((root.to_path_buf(), Diagnostic::from_syntax(&error)));
+    }
     let mut source_files = Vec::with_capacity(loaded.len());
     for (path, file) in loaded {
         if let Some(error) = &file.error {

@@ -41,6 +41,8 @@ error_codes! {
     InvalidUtf8 = "E0002", "file is not UTF-8";
     /// A file larger than nacl-ls analyses.
     FileTooLarge = "E0003", "file too large";
+    /// A workspace with more files or bytes than nacl-ls reads in one folder.
+    WorkspaceTooLarge = "E0004", "workspace too large";
 
     /// A `"` string runs into the end of its line.
     UnterminatedString = "E0101", "unterminated string";

@@ -749,6 +749,13 @@ impl Writer {
         for buffer in self.buffers.values().filter(|b| b.current.path.starts_with(&path)) {
             workspace.set_file_text(&buffer.current.path, buffer.current.text.clone());
         }
+        // A folder too large to read whole (`/`, a home folder) is read up to the limits; say so.
+        for (at, diagnostic) in workspace.load_errors.iter() {
+            if diagnostic.code == nacl_syntax::ErrorCode::WorkspaceTooLarge {
+                let message = format!("{}: {}", at.display(), diagnostic.message);
+                self.outgoing.send(Outgoing::Show { level: MessageType::WARNING, message });
+            }
+        }
         let root = &mut self.roots[index];
         root.workspace = workspace;
         root.indexed = true;
