@@ -217,6 +217,7 @@ impl UntypedInstances {
             StateStatus::Missing => "no state file is present for the environment",
             StateStatus::Remote => "the state is kept in Salto's cloud storage",
             StateStatus::Loaded => "the state has no readable file for this adapter",
+            StateStatus::Unreadable => "its state file could not be read",
         }
     }
 

@@ -162,3 +162,24 @@ fn only_hidden_parts_of_visible_instances_are_kept() {
     assert!(env.hidden_element(&id("jira.Board")).is_none(), "a visible type is not merged");
     assert!(env.element(&id("jira.Board")).is_some());
 }
+
+#[test]
+fn one_bad_element_is_left_out_and_the_rest_is_read() {
+    let text = String::from_utf8(fixture("g4.jsonl")).expect("UTF-8");
+    // The first element's ID becomes a number: that element cannot be read, the others can.
+    let broken = text.replacen(r#"{"elemID":{"#, r#"{"elemID":17,"unused":{"#, 1);
+    assert_ne!(broken, text);
+    let state = workspace_with_states("bad-element", &[("prod.jira.jsonl.zip", gzip(broken.as_bytes()))]);
+    let env = state.env(Some("prod")).expect("prod has state");
+    assert_eq!(env.status, StateStatus::Loaded);
+    let id = |s: &str| nacl_analysis::elem_id::ElemId::parse(s).expect("legal");
+    assert!(env.element(&id("jira.Project.instance.SUP")).is_some(), "the other elements are read");
+    assert_eq!(env.problems.len(), 1);
+    assert!(env.problems[0].1.starts_with("1 element was not readable and left out"), "{:?}", env.problems);
+}
+
+#[test]
+fn an_unreadable_state_file_is_not_reported_as_missing() {
+    let state = workspace_with_states("unreadable", &[("prod.jira.jsonl.zip", b"PK\x03\x04 not gzip".to_vec())]);
+    assert_eq!(state.env(Some("prod")).expect("prod has a state file").status, StateStatus::Unreadable);
+}

@@ -112,6 +112,10 @@ impl Lexer<'_> {
     }
 
     fn run(&mut self) {
+        // A byte order mark (editors on Windows add one) is white space where a file starts.
+        if self.rest().starts_with("\u{feff}".as_bytes()) {
+            self.push(WHITESPACE, 3);
+        }
         while let Some(b) = self.peek(0) {
             match b {
                 b' ' | b'\t' => {
@@ -523,6 +527,17 @@ mod tests {
         assert_eq!(k[0].0, CONFLICT_MARKER);
         assert_eq!(k[0].1, "<<<<<<< HEAD\na\n=======\nb\n>>>>>>> x");
         assert_eq!(lex("<<<<<<< HEAD\na\n=======\nb\n>>>>>>> x\ny").errors.len(), 1);
+    }
+
+    #[test]
+    fn a_leading_byte_order_mark_is_white_space() {
+        let text = "\u{feff}salto.t a {\n}\n";
+        assert_eq!(kinds(text)[0], (WHITESPACE, "\u{feff}".into()));
+        assert!(lex(text).errors.is_empty());
+        assert!(crate::parse(text).errors().is_empty());
+        assert_eq!(crate::format::format(text), text, "formatting keeps it");
+        // Anywhere else it is still a stray character.
+        assert_eq!(lex("a \u{feff}").errors.len(), 1);
     }
 
     #[test]

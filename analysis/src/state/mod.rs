@@ -119,6 +119,8 @@ pub enum StateStatus {
     Missing,
     /// State files were read (some may have failed; see [`EnvState::problems`]).
     Loaded,
+    /// State files are there, but none could be read (see [`EnvState::problems`]).
+    Unreadable,
     /// Only pointers to state kept in Salto's cloud storage (S3): nothing to read locally.
     Remote,
 }
@@ -303,6 +305,12 @@ fn load_env(dir: &Path, env: &str, names: &[String]) -> EnvState {
         match read_state_file(&path) {
             Ok(file) => {
                 state.status = StateStatus::Loaded;
+                if let Some((count, why)) = &file.skipped {
+                    let elements =
+                        if *count == 1 { "1 element was".to_owned() } else { format!("{count} elements were") };
+                    let problem = format!("{elements} not readable and left out (the first: {why})");
+                    state.problems.push((path.clone(), problem));
+                }
                 let index = state.files.len();
                 state.files.push(path);
                 let mut accounts = file.accounts;
@@ -320,7 +328,12 @@ fn load_env(dir: &Path, env: &str, names: &[String]) -> EnvState {
                     state.elements.insert(element.id.clone(), element);
                 }
             }
-            Err(error) => state.problems.push((path, error.to_string())),
+            Err(error) => {
+                if state.status == StateStatus::Missing {
+                    state.status = StateStatus::Unreadable;
+                }
+                state.problems.push((path, error.to_string()));
+            }
         }
     }
     keep_what_salto_merges(&mut state);

@@ -17,6 +17,8 @@ pub struct StateFile {
     pub elements: Vec<StateElement>,
     /// The accounts it names (from the accounts or update-dates lines).
     pub accounts: Vec<String>,
+    /// How many elements could not be read (and were skipped), and why the first could not.
+    pub skipped: Option<(usize, String)>,
 }
 
 /// Why a state file could not be read.
@@ -78,19 +80,27 @@ pub fn read_json(reader: impl Read) -> Result<StateFile, StateFileError> {
             Err(e) => return Err(StateFileError::Json(e)),
         }
     }
-    Ok(StateFile { elements: collected.elements, accounts: collected.accounts })
+    Ok(StateFile { elements: collected.elements, accounts: collected.accounts, skipped: collected.skipped })
 }
 
 #[derive(Default)]
 struct Collected {
     elements: Vec<StateElement>,
     accounts: Vec<String>,
+    skipped: Option<(usize, String)>,
 }
 
 impl Sink for Collected {
     fn element(&mut self, element: SerializedElement) {
         if let Some(element) = lean(element) {
             self.elements.push(element);
+        }
+    }
+
+    fn skipped(&mut self, why: String) {
+        match &mut self.skipped {
+            Some((count, _)) => *count += 1,
+            None => self.skipped = Some((1, why)),
         }
     }
 

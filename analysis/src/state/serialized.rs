@@ -137,6 +137,8 @@ pub trait Sink {
     fn element(&mut self, element: SerializedElement);
     /// An account the file has data for.
     fn account(&mut self, account: String);
+    /// An element that could not be read, with why.
+    fn skipped(&mut self, why: String);
 }
 
 /// Reads one top-level value of the file (one line), handing what it holds to a [`Sink`].
@@ -247,9 +249,13 @@ impl<'de, S: Sink> Visitor<'de> for Elements<'_, S> {
         f.write_str("an array of elements")
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while let Some(item) = seq.next_element::<Item>()? {
-            if let Item::Element(element) = item {
-                self.0.element(*element);
+        // Each item is taken as raw JSON first, so one element of an unexpected shape is
+        // skipped (and counted) instead of making the whole file unreadable.
+        while let Some(raw) = seq.next_element::<Box<RawValue>>()? {
+            match serde_json::from_str::<Item>(raw.get()) {
+                Ok(Item::Element(element)) => self.0.element(*element),
+                Ok(Item::Other) => {}
+                Err(error) => self.0.skipped(error.to_string()),
             }
         }
         Ok(())
