@@ -11,7 +11,7 @@ use crate::{
     },
     diagnostics::Diagnostic,
     elem_id::{CONFIG_NAME, ElemId, container_inner},
-    fragments::{Fragment, FragmentKind, Primitive, Value, ValueKind},
+    fragments::{Entry, Fragment, FragmentKind, Primitive, Value, ValueKind},
     types::{FieldInfo, Restriction, builtin_primitive, type_info, type_suggestion},
 };
 use nacl_syntax::{ErrorCode, TextRange};
@@ -55,19 +55,9 @@ pub(crate) fn instances(
         if !matches!(info.kind, FragmentKind::Object { .. }) {
             continue;
         }
-        let checker = Checker { db, workspace, env };
+        let checker = Checker { db, workspace, env, elsewhere: other_fragments(db, workspace, env, fragment) };
         let mut found = Vec::new();
-        for entry in &fragment.values {
-            match info.field(&entry.key) {
-                Some(field) => checker.value(field, &entry.key, &entry.value, &mut found),
-                None if info.closed && !INSTANCE_ANNOTATIONS.contains(&&*entry.key) => found.push(warning(
-                    ErrorCode::AdditionalProperty,
-                    entry.key_range,
-                    format!("`{}` is not a field of `{type_id}`, which does not allow other keys (`_additional_properties = false`)", entry.key),
-                )),
-                None => {}
-            }
-        }
+        checker.object_entries(&type_id, info, &fragment.values, &mut Vec::new(), &mut found);
         out.extend(found);
         for field in missing_required_fields(db, workspace, env, fragment, info) {
             out.push(warning(
@@ -76,6 +66,77 @@ pub(crate) fn instances(
                 format!("`{}` does not set `{}`, which its type marks `_required`", fragment.id, field.name),
             ));
         }
+        hidden_value_conflicts(db, workspace, env, fragment, out);
+    }
+}
+
+/// The values of an instance's other fragments (in other files), for the keys they add to
+/// objects this fragment also sets: Salto merges objects key by key.
+fn other_fragments(db: &dyn Db, workspace: Workspace, env: Option<&str>, fragment: &Fragment) -> Vec<Vec<Entry>> {
+    let files = element_files(db, workspace, env, &fragment.id);
+    if files.len() < 2 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for file in files {
+        for other in fragments_of(db, file, &fragment.id) {
+            if other.range != fragment.range || other.header_range != fragment.header_range {
+                out.push(other.values.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Values the NaCl sets where Salto's state keeps a hidden value (a field marked
+/// `_hidden_value`): Salto merges the state's value into the element, and two values for one
+/// key are a merge conflict (as when NaCl still holds a field that became hidden).
+fn hidden_value_conflicts(
+    db: &dyn Db,
+    workspace: Workspace,
+    env: Option<&str>,
+    fragment: &Fragment,
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(state) = env_state(db, workspace, env) else { return };
+    let Some(element) = state.element(&fragment.id) else { return };
+    for (path, _) in &element.hidden_values {
+        let Some((first, rest)) = path.split_first() else { continue };
+        let Some(entry) = fragment.values.iter().find(|e| *e.key == **first) else { continue };
+        let mut value = &entry.value;
+        let mut at = entry.key_range;
+        let mut found = true;
+        for key in rest {
+            match &value.kind {
+                ValueKind::Object(entries) => match entries.iter().find(|e| *e.key == **key) {
+                    Some(e) => (value, at) = (&e.value, e.key_range),
+                    None => found = false,
+                },
+                _ => found = false,
+            }
+            if !found {
+                break;
+            }
+        }
+        if !found {
+            continue;
+        }
+        let file = state.file_of(element).map(std::path::Path::to_path_buf).unwrap_or_default();
+        let shown = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        out.push(Diagnostic {
+            code: ErrorCode::DuplicateValue,
+            range: at,
+            message: format!(
+                "`{}` of `{}` is also in Salto's state (`{shown}`), which keeps it because its field is hidden (`_hidden_value`); Salto reports a merge conflict: remove it from NaCl",
+                path.join("."),
+                fragment.id
+            ),
+            related: vec![crate::diagnostics::Related {
+                path: file,
+                range: TextRange::empty(0.into()),
+                message: "the hidden value Salto keeps".to_owned(),
+            }],
+        });
     }
 }
 
@@ -142,7 +203,7 @@ pub(crate) fn missing_required_fields<'a>(
     fragment: &Fragment,
     info: &'a crate::types::TypeInfo,
 ) -> Vec<&'a FieldInfo> {
-    let checker = Checker { db, workspace, env };
+    let checker = Checker { db, workspace, env, elsewhere: Vec::new() };
     let keys = instance_keys(db, workspace, env, fragment);
     info.fields
         .iter()
@@ -186,6 +247,8 @@ struct Checker<'a> {
     db: &'a dyn Db,
     workspace: Workspace,
     env: Option<&'a str>,
+    /// The values of the instance's other fragments (empty for a single fragment).
+    elsewhere: Vec<Vec<Entry>>,
 }
 
 impl Checker<'_> {
@@ -228,46 +291,203 @@ impl Checker<'_> {
         }
     }
 
-    fn value(&self, field: &FieldInfo, key: &str, value: &Value, out: &mut Vec<Diagnostic>) {
-        let (item_type, is_list) = match container_inner(&field.type_name) {
-            Some(inner) if field.type_name.starts_with("List<") => (inner, true),
-            // Maps take any keys; their values are not checked yet.
-            Some(_) => return,
-            None => (&*field.type_name, false),
-        };
-        let expected = self.expected(item_type);
-        let items: Vec<&Value> = match &value.kind {
-            // A list for a non-list field is checked item by item, and a single value for a
-            // list field as one item, as Salto does.
-            ValueKind::List(items) => items.iter().collect(),
-            _ => vec![value],
-        };
-        if let (true, ValueKind::List(items), Some(restriction)) = (is_list, &value.kind, &field.restriction)
-            && let Some(max) = restriction.max_list_length.as_deref().and_then(|m| m.parse::<f64>().ok())
-            && items.len() as f64 > max
-        {
-            out.push(warning(
-                ErrorCode::RestrictionViolation,
-                value.range,
-                format!("`{key}` has {} items; its restriction allows at most {max}", items.len()),
-            ));
-        }
-        for item in items {
-            if let Some(found) = mismatch(&expected, item) {
-                let wanted = match &expected {
-                    Expected::Primitive(p) => format!("a {}", p.as_str()),
-                    _ => "an object".to_owned(),
-                };
-                out.push(warning(
-                    ErrorCode::InvalidValueType,
-                    item.range,
-                    format!("`{key}` expects {wanted} (type `{item_type}`), found {found}"),
-                ));
-            } else if let (Expected::Primitive(_), Some(restriction)) = (&expected, &field.restriction) {
-                restricted(restriction, key, item, out);
+    /// Checks the entries of an object (an instance's values, or an object value at `path`)
+    /// against the fields of its type `type_id`: each value, keys a closed type does not declare,
+    /// and (for nested objects; an instance's own are checked with all its fragments) the
+    /// required fields it leaves out.
+    fn object_entries(
+        &self,
+        type_id: &ElemId,
+        info: &crate::types::TypeInfo,
+        entries: &[Entry],
+        path: &mut Vec<PathStep>,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        for entry in entries {
+            path.push(PathStep::Key(entry.key.clone()));
+            match info.field(&entry.key) {
+                Some(field) => {
+                    self.value(&field.type_name, field.restriction.as_ref(), path, &entry.value, out);
+                }
+                // An instance's annotations (`_parent`, ...) are not values of its type.
+                None if info.closed && !(path.len() == 1 && INSTANCE_ANNOTATIONS.contains(&&*entry.key)) => {
+                    let at = if path.len() == 1 { String::new() } else { format!(" (at `{}`)", shown_path(path)) };
+                    out.push(warning(
+                        ErrorCode::AdditionalProperty,
+                        entry.key_range,
+                        format!("`{}` is not a field of `{type_id}`, which does not allow other keys (`_additional_properties = false`){at}", entry.key),
+                    ))
+                }
+                None => {}
             }
+            path.pop();
         }
     }
+
+    /// Checks a value at `path` against the type named `type_name` (a container, a primitive or
+    /// an object type), recursively: lists item by item, maps value by value, objects field by
+    /// field.
+    fn value(
+        &self,
+        type_name: &str,
+        restriction: Option<&Restriction>,
+        path: &mut Vec<PathStep>,
+        value: &Value,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        /// Deeper than this, values are not checked (type graphs can be cycles).
+        const MAX_DEPTH: usize = 64;
+        if path.len() > MAX_DEPTH {
+            return;
+        }
+        let key = shown_path(path);
+        if let Some(inner) = container_inner(type_name) {
+            if type_name.starts_with("Map<") {
+                // A map's keys are free; each value is of its inner type.
+                if let ValueKind::Object(entries) = &value.kind {
+                    for entry in entries {
+                        path.push(PathStep::Key(entry.key.clone()));
+                        self.value(inner, None, path, &entry.value, out);
+                        path.pop();
+                    }
+                } else if let Some(found) = mismatch(&Expected::Object, value) {
+                    out.push(warning(
+                        ErrorCode::InvalidValueType,
+                        value.range,
+                        format!("`{key}` expects a map (type `{type_name}`), found {found}"),
+                    ));
+                }
+                return;
+            }
+            // A list is checked item by item, and a single value given for a list as one item.
+            let ValueKind::List(items) = &value.kind else {
+                return self.value(inner, restriction, path, value, out);
+            };
+            if let Some(max) =
+                restriction.and_then(|r| r.max_list_length.as_deref()).and_then(|m| m.parse::<f64>().ok())
+                && items.len() as f64 > max
+            {
+                out.push(warning(
+                    ErrorCode::RestrictionViolation,
+                    value.range,
+                    format!("`{key}` has {} items; its restriction allows at most {max}", items.len()),
+                ));
+            }
+            // Restrictions apply to the items of a list of primitives only (one level, as in Salto).
+            let item_restriction = if container_inner(inner).is_some() { None } else { restriction };
+            for (index, item) in items.iter().enumerate() {
+                path.push(PathStep::Index(index));
+                self.value(inner, item_restriction, path, item, out);
+                path.pop();
+            }
+            return;
+        }
+        // A list given for a non-list type is checked item by item, as Salto does.
+        if let ValueKind::List(items) = &value.kind {
+            for (index, item) in items.iter().enumerate() {
+                path.push(PathStep::Index(index));
+                self.value(type_name, restriction, path, item, out);
+                path.pop();
+            }
+            return;
+        }
+        let expected = self.expected(type_name);
+        if let Some(found) = mismatch(&expected, value) {
+            let wanted = match &expected {
+                Expected::Primitive(p) => format!("a {}", p.as_str()),
+                _ => "an object".to_owned(),
+            };
+            out.push(warning(
+                ErrorCode::InvalidValueType,
+                value.range,
+                format!("`{key}` expects {wanted} (type `{type_name}`), found {found}"),
+            ));
+            return;
+        }
+        match (&expected, &value.kind) {
+            (Expected::Primitive(_), _) => {
+                if let Some(restriction) = restriction {
+                    restricted(restriction, &key, value, out);
+                }
+            }
+            (Expected::Object, ValueKind::Object(entries)) => self.object(type_name, path, value, entries, out),
+            _ => {}
+        }
+    }
+
+    /// Checks an object value at `path` against its object type `type_name`.
+    fn object(
+        &self,
+        type_name: &str,
+        path: &mut Vec<PathStep>,
+        value: &Value,
+        entries: &[Entry],
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let Ok(type_id) = ElemId::parse(type_name) else { return };
+        let key = ElementKey::new(self.db, self.env.map(str::to_owned), type_id.clone());
+        let Some(info) = type_info(self.db, self.workspace, key) else { return };
+        self.object_entries(&type_id, info, entries, path, out);
+        let elsewhere = self.keys_elsewhere(path);
+        for field in &info.fields {
+            let set = entries.iter().any(|e| *e.key == *field.name) || elsewhere.iter().any(|k| **k == *field.name);
+            if set
+                || !field.required
+                || field.hidden
+                || self.hidden_type(&field.type_name)
+                || self.fills_default(&field.type_name, 0)
+            {
+                continue;
+            }
+            // Reported where the object starts: its `{`.
+            let at = TextRange::at(value.range.start(), 1.into());
+            out.push(warning(
+                ErrorCode::MissingRequiredField,
+                at,
+                format!(
+                    "`{}` does not set `{}`, which its type `{type_name}` marks `_required`",
+                    shown_path(path),
+                    field.name
+                ),
+            ));
+        }
+    }
+
+    /// The keys the instance's other fragments set in the object at `path` (objects are merged
+    /// key by key; a path through a list is never merged).
+    fn keys_elsewhere(&self, path: &[PathStep]) -> Vec<std::sync::Arc<str>> {
+        let mut keys = Vec::new();
+        'fragments: for entries in &self.elsewhere {
+            let mut current = entries.as_slice();
+            for step in path {
+                let PathStep::Key(key) = step else { continue 'fragments };
+                match current.iter().find(|e| e.key == *key).map(|e| &e.value.kind) {
+                    Some(ValueKind::Object(inner)) => current = inner,
+                    _ => continue 'fragments,
+                }
+            }
+            keys.extend(current.iter().map(|e| e.key.clone()));
+        }
+        keys
+    }
+}
+
+/// One step of the path from an instance to a nested value.
+enum PathStep {
+    Key(std::sync::Arc<str>),
+    Index(usize),
+}
+
+/// A value's path as shown in messages: `topics.0.name`.
+fn shown_path(path: &[PathStep]) -> String {
+    let parts: Vec<String> = path
+        .iter()
+        .map(|step| match step {
+            PathStep::Key(key) => key.to_string(),
+            PathStep::Index(index) => index.to_string(),
+        })
+        .collect();
+    parts.join(".")
 }
 
 /// What is wrong with a value's kind, if anything.

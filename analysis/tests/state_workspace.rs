@@ -135,3 +135,21 @@ fn completion_offers_hidden_types_fields_and_instances_from_state() {
     "#]]
     .assert_eq(&complete_after(&root, &mut loaded, "  x = jira.Status.instance."));
 }
+
+#[test]
+fn a_value_nacl_sets_where_the_state_keeps_a_hidden_one_is_a_merge_conflict() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/state_workspace");
+    let root = nacl_corpus::fixture_workspace(&src);
+    let sup = root.join("jira/Records/Project/SUP.nacl");
+    let text = std::fs::read_to_string(&sup).expect("fixture file");
+    // `id` is a `_hidden_value` field of `jira.Project`: the state keeps SUP's, 10001.
+    std::fs::write(&sup, text.replace("  key = \"SUP\"\n", "  key = \"SUP\"\n  id = 10001\n")).expect("write");
+    let loaded = load_with_state(&root, None, true);
+    let found = diagnostics(&root, &loaded);
+    assert!(
+        found.contains("SUP.nacl:3 E0401 `id` of `jira.Project.instance.SUP` is also in Salto's state (`prod.jira.jsonl.zip`), which keeps it because its field is hidden (`_hidden_value`)"),
+        "{found}"
+    );
+    // Without the state there is nothing to conflict with.
+    assert!(!diagnostics(&root, &load_with_state(&root, None, false)).contains("E0401"));
+}
