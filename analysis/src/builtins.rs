@@ -142,6 +142,36 @@ pub const CORE_ANNOTATIONS: &[CoreAnnotation] = &[
     },
 ];
 
+/// The fields of Salto's built-in object types that core annotations take: type, field and the
+/// field's type.
+const BUILTIN_FIELDS: &[(&str, &str, &str)] = &[
+    ("restriction", "values", "List<unknown>"),
+    ("restriction", "min", "number"),
+    ("restriction", "max", "number"),
+    ("restriction", "regex", "string"),
+    ("restriction", "max_length", "number"),
+    ("restriction", "max_list_length", "number"),
+    ("restriction", "enforce_value", "boolean"),
+    ("dependency", "reference", "unknown"),
+    ("dependency", "occurrences", "List<dependency_occurrence>"),
+    ("dependency_occurrence", "location", "unknown"),
+    ("dependency_occurrence", "direction", "string"),
+    ("important_value", "value", "string"),
+    ("important_value", "indexed", "boolean"),
+    ("important_value", "highlighted", "boolean"),
+];
+
+/// The type of the field `field` of the built-in object type `type_name` (`dependency`,
+/// `restriction`, `important_value`), if it is one.
+pub fn builtin_field(type_name: &str, field: &str) -> Option<&'static str> {
+    BUILTIN_FIELDS.iter().find(|(t, f, _)| *t == type_name && *f == field).map(|(_, _, value)| *value)
+}
+
+/// The fields of a built-in object type, in order: name and type.
+pub fn builtin_fields(type_name: &str) -> impl Iterator<Item = (&'static str, &'static str)> + '_ {
+    BUILTIN_FIELDS.iter().filter(move |(t, ..)| *t == type_name).map(|(_, field, value)| (*field, *value))
+}
+
 /// The core annotation of that name.
 pub fn core_annotation(name: &str) -> Option<&'static CoreAnnotation> {
     CORE_ANNOTATIONS.iter().find(|a| a.name == name)

@@ -76,6 +76,20 @@ impl LoadedWorkspace {
     /// What to show when hovering at `offset` in the file at `path`.
     pub fn hover(&self, path: &Path, offset: TextSize) -> Option<HoverInfo> {
         let root = self.syntax(path)?;
+        let token = root.token_at_offset(offset).max_by_key(|t| matches!(t.kind(), IDENT | STRING_TEXT))?;
+        // Keys inside values, and the keywords of blocks.
+        let in_key = token.parent().is_some_and(|p| p.kind() == KEY)
+            || token.parent().and_then(|p| p.parent()).is_some_and(|p| p.kind() == KEY);
+        if in_key
+            && token.parent_ancestors().any(|n| n.kind() == OBJECT)
+            && let Some(id) = element_id_at(&root, offset)
+            && let Some((range, markdown)) = self.key_hover(path, &id, &token)
+        {
+            return Some(HoverInfo { range, markdown });
+        }
+        if let Some((range, markdown)) = crate::key_hover::keyword_hover(&token) {
+            return Some(HoverInfo { range, markdown });
+        }
         let (symbol, range) = symbol_at(&root, offset)?;
         let env = self.workspace.layout(&self.db).env_of(path);
         let markdown = match symbol {

@@ -63,6 +63,31 @@ pub struct Restriction {
     pub max_list_length: Option<Arc<str>>,
 }
 
+impl Restriction {
+    /// The restriction in words, for hover: `values "a", "b"; min 1; max 10`.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(values) = &self.values {
+            let shown: Vec<String> = values.iter().take(8).map(crate::navigation::short_value).collect();
+            let more = if values.len() > 8 { format!(" and {} more", values.len() - 8) } else { String::new() };
+            parts.push(format!("one of {}{more}", shown.join(", ")));
+        }
+        let named = [
+            ("at least", &self.min),
+            ("at most", &self.max),
+            ("matching", &self.regex),
+            ("at most this many characters:", &self.max_length),
+            ("at most this many items:", &self.max_list_length),
+        ];
+        for (name, value) in named {
+            if let Some(value) = value {
+                parts.push(format!("{name} `{value}`"));
+            }
+        }
+        parts.join("; ")
+    }
+}
+
 /// The summary of a type, or `None` when the type has no fragment in that environment.
 #[salsa::tracked(returns(ref))]
 pub fn type_info<'db>(db: &'db dyn Db, workspace: Workspace, key: ElementKey<'db>) -> Option<TypeInfo> {

@@ -167,3 +167,79 @@ fn element_ids_at_positions() {
     assert_eq!(id_at("a = 1", 0).as_deref(), Some("salto.s.instance._config.a"));
     assert_eq!(id_at("v = 1", 0).as_deref(), Some("var.v"));
 }
+
+/// Hover on keys inside values (instance values, a type's annotation values, list items) and on
+/// block keywords, in a fixture workspace with two environments.
+#[test]
+fn hovers_on_keys_and_keywords() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/hover");
+    let loaded = workspace::load(&root, None);
+    let hover = |relative: &str, needle: &str, skip: usize| -> String {
+        let file = root.join(relative);
+        let text = std::fs::read_to_string(&file).expect("the fixture file");
+        let at = text.find(needle).unwrap_or_else(|| panic!("{needle} in {relative}")) + skip;
+        let found = loaded.hover(&file, nacl_syntax::TextSize::from(at as u32)).map(|h| h.markdown);
+        format!("{needle}:\n{}", found.unwrap_or_else(|| "(none)".to_owned()))
+    };
+    let all = [
+        hover("salto/page.nacl", "enableTopics", 2),
+        hover("salto/page.nacl", "mode = \"a\"", 1),
+        hover("salto/page.nacl", "mode = \"b\"", 1),
+        hover("salto/types.nacl", "reference", 2),
+        hover("envs/dev/salto/other.nacl", "mode", 1),
+        hover("salto/types.nacl", "type salto.topics", 1),
+        hover("salto/types.nacl", "annotations", 1),
+    ]
+    .join("\n----\n");
+    expect_test::expect![[r#"
+        enableTopics:
+        **key** `topicsForObjects.enableTopics` of `salto.settingsPage.instance.main`
+
+        Type `boolean`
+
+        Default: false
+
+        Also set in `salto/page_more.nacl`
+        ----
+        mode = "a":
+        **key** `topicsForObjects.mode` of `salto.settingsPage.instance.main`
+
+        Type `string`
+
+        Required (`_required = true`)
+
+        Restriction: one of "a", "b"
+        ----
+        mode = "b":
+        **key** `history.0.mode` of `salto.settingsPage.instance.main`
+
+        Type `string`
+
+        Required (`_required = true`)
+
+        Restriction: one of "a", "b"
+        ----
+        reference:
+        **key** `_generated_dependencies.0.reference` of `salto.settingsPage`
+
+        Field `dependency.reference`
+
+        Type `unknown`
+        ----
+        mode:
+        **key** `topicsForObjects.mode` of `salto.settingsPage.instance.other`
+
+        Type `string`
+
+        Required (`_required = true`)
+
+        Restriction: one of "a", "b"
+
+        Also set in `envs/prod/salto/other.nacl` (environment `prod`)
+        ----
+        type salto.topics:
+        **`type`** declares an object type (`type adapter.name { ... }`): its fields (`<type> <name> { annotations }`), its annotation values (`key = value`) and the annotation types its instances' fields may carry (`annotations { ... }`); `type x is string` declares a primitive type instead.
+        ----
+        annotations:
+        **`annotations`** declares the annotation types of this type: each `<type> <name> {}` inside lets the type's annotation values, and the annotations of fields of this type, set `name` to a value of that type."#]].assert_eq(&all);
+}

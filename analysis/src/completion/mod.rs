@@ -178,7 +178,7 @@ impl LoadedWorkspace {
                 }
             }
             Site::Value { shape: Shape::Restriction, .. } => {
-                for (key, kind) in shapes::RESTRICTION_KEYS {
+                for (key, kind) in crate::builtins::builtin_fields("restriction") {
                     if unset(key) {
                         let value = self.value_snippet(env, &Shape::of(kind), None);
                         out.snippet(key, CompletionKind::Key, &format!("{key} = {value}"), 0);

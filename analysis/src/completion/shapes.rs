@@ -3,7 +3,7 @@
 
 use super::context::{Place, Step};
 use crate::{
-    builtins::core_annotation,
+    builtins::{builtin_field, core_annotation},
     db::{ElementKey, env_state, merged_element},
     elem_id::{ElemId, IdType, container_inner},
     fragments::{FragmentKind, Primitive, Value, ValueKind},
@@ -65,17 +65,6 @@ pub(crate) enum Site {
     Nothing,
 }
 
-/// The keys of a `_restriction` object and the types of their values.
-pub(crate) const RESTRICTION_KEYS: [(&str, &str); 7] = [
-    ("values", "List<unknown>"),
-    ("min", "number"),
-    ("max", "number"),
-    ("regex", "string"),
-    ("max_length", "number"),
-    ("max_list_length", "number"),
-    ("enforce_value", "boolean"),
-];
-
 /// Whether top-level labels are an instance's (`<type> <name>`) or a settings instance's (`<type>`).
 pub(crate) fn is_instance_header(header: &[String]) -> bool {
     matches!(header.first().map(String::as_str), Some(first) if !matches!(first, "type" | "settings" | "vars"))
@@ -116,7 +105,7 @@ impl LoadedWorkspace {
     }
 
     /// The annotation types a type declares: name and type name.
-    pub(super) fn annotation_types(&self, env: Option<&str>, id: &ElemId) -> Vec<(String, String)> {
+    pub(crate) fn annotation_types(&self, env: Option<&str>, id: &ElemId) -> Vec<(String, String)> {
         if let Some(merged) = merged_element(&self.db, self.workspace, env, id) {
             return merged
                 .annotation_types
@@ -203,8 +192,8 @@ impl LoadedWorkspace {
                 },
                 (Step::Key(_), Shape::Map(inner)) => Site::Value { shape: *inner, restriction },
                 (Step::Key(key), Shape::Restriction) => {
-                    let found = RESTRICTION_KEYS.iter().find(|(k, _)| k == key);
-                    Site::Value { shape: found.map_or(Shape::Unknown, |(_, t)| Shape::of(t)), restriction: None }
+                    let found = builtin_field("restriction", key);
+                    Site::Value { shape: found.map_or(Shape::Unknown, Shape::of), restriction: None }
                 }
                 (Step::Item, Shape::List(inner)) => Site::Value { shape: *inner, restriction },
                 (Step::Block(_), _) => Site::Nothing,
