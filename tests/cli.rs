@@ -570,3 +570,30 @@ fn human_output_escapes_control_characters_from_the_repository() {
     let (_, stdout, _) = nacl_ls_within(30, &["check", root]);
     assert!(stdout.contains("x\\n::error::forged\\u{1b}[2J.nacl"), "{stdout}");
 }
+
+#[cfg(unix)]
+#[test]
+fn two_fmt_runs_at_once_take_turns() {
+    let scratch = Scratch::new("fmt-race");
+    for i in 0..200 {
+        std::fs::write(scratch.0.join(format!("f{i}.nacl")), MESSY).expect("write");
+    }
+    let dir = scratch.0.to_str().expect("UTF-8");
+    let spawn = || {
+        Command::new(env!("CARGO_BIN_EXE_nacl-ls"))
+            .args(["fmt", dir])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("nacl-ls starts")
+    };
+    let (first, second) = (spawn(), spawn());
+    for child in [first, second] {
+        let output = child.wait_with_output().expect("nacl-ls finishes");
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    }
+    for i in 0..200 {
+        assert_eq!(std::fs::read_to_string(scratch.0.join(format!("f{i}.nacl"))).expect("read"), CANONICAL);
+    }
+    assert_eq!(names_in(&scratch.0).len(), 200, "no temporary file is left");
+}

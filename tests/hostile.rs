@@ -334,3 +334,32 @@ fn documents_over_the_size_limit_are_refused_with_a_message() {
     client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[cfg(unix)]
+#[test]
+fn fifos_where_files_are_read_never_stop_the_server() {
+    let dir = scratch("fifos");
+    std::fs::create_dir_all(dir.join("salto.config/states")).expect("dir");
+    for fifo in ["salto.config/envs.nacl", "salto.config/states/prod.jira.jsonl.zip", "pipe.nacl"] {
+        let status = std::process::Command::new("mkfifo").arg(dir.join(fifo)).status().expect("mkfifo runs");
+        assert!(status.success());
+    }
+    let mut client = start();
+    client.request(
+        "initialize",
+        json!({ "processId": null, "rootUri": uri(&dir), "capabilities": { "window": { "workDoneProgress": true } } }),
+    );
+    client.notify("initialized", json!({}));
+    // Indexing ends (nothing blocks on the FIFOs), and the FIFO named like a NaCl file is reported.
+    client.wait_for(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end");
+    let pipe = uri(&dir.join("pipe.nacl"));
+    let is_pipe = |m: &Value| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == pipe;
+    let published = match client.received.iter().find(|m| is_pipe(m)) {
+        Some(m) => m.clone(),
+        None => client.wait_for(is_pipe),
+    };
+    assert_eq!(codes(published["params"]["diagnostics"].as_array().map_or(&[][..], Vec::as_slice)), ["E0001"]);
+    assert_serving(&mut client, &dir);
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}
