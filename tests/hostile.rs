@@ -14,6 +14,18 @@ fn start() -> Client {
     Client::start(env!("CARGO_BIN_EXE_nacl-ls"))
 }
 
+/// A server initialized on `dir` (with progress reports), once it has indexed it.
+fn start_indexed(dir: &Path) -> Client {
+    let mut client = start();
+    client.request(
+        "initialize",
+        json!({ "processId": null, "rootUri": uri(dir), "capabilities": { "window": { "workDoneProgress": true } } }),
+    );
+    client.notify("initialized", json!({}));
+    client.wait_for(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end");
+    client
+}
+
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("nacl-ls-hostile-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -263,13 +275,7 @@ fn a_storm_of_static_file_events_is_applied_in_time_proportional_to_it() {
     let instance = dir.join("a.nacl");
     std::fs::write(&instance, "salto.t a {\n  old = file(\"f1/1.txt\")\n  new = file(\"late/4999.txt\")\n}\n")
         .expect("write");
-    let mut client = start();
-    client.request(
-        "initialize",
-        json!({ "processId": null, "rootUri": uri(&dir), "capabilities": { "window": { "workDoneProgress": true } } }),
-    );
-    client.notify("initialized", json!({}));
-    client.wait_for(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end");
+    let mut client = start_indexed(&dir);
     let instance_uri = uri(&instance);
     let text = std::fs::read_to_string(&instance).expect("read");
     client.open(&instance_uri, 1, &text);
@@ -344,14 +350,8 @@ fn fifos_where_files_are_read_never_stop_the_server() {
         let status = std::process::Command::new("mkfifo").arg(dir.join(fifo)).status().expect("mkfifo runs");
         assert!(status.success());
     }
-    let mut client = start();
-    client.request(
-        "initialize",
-        json!({ "processId": null, "rootUri": uri(&dir), "capabilities": { "window": { "workDoneProgress": true } } }),
-    );
-    client.notify("initialized", json!({}));
     // Indexing ends (nothing blocks on the FIFOs), and the FIFO named like a NaCl file is reported.
-    client.wait_for(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end");
+    let mut client = start_indexed(&dir);
     let pipe = uri(&dir.join("pipe.nacl"));
     let is_pipe = |m: &Value| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == pipe;
     let published = match client.received.iter().find(|m| is_pipe(m)) {

@@ -98,16 +98,27 @@ fn definitions_in_the_demo_workspace() {
     assert!(definition("{\n  Region__c", 0).is_empty());
 }
 
+/// The hover at the first `needle` (plus `skip` bytes) in the file at `relative` under `root`.
+fn hover_at(
+    loaded: &workspace::LoadedWorkspace,
+    root: &Path,
+    relative: &str,
+    needle: &str,
+    skip: usize,
+) -> Option<String> {
+    let file = root.join(relative);
+    let text = std::fs::read_to_string(&file).expect("the fixture file");
+    let at = text.find(needle).unwrap_or_else(|| panic!("{needle} in {relative}")) + skip;
+    loaded.hover(&file, nacl_syntax::TextSize::from(at as u32)).map(|h| h.markdown)
+}
+
 /// Hover over a core annotation, a type, a field key, an instance and a static file in the demo.
 #[test]
 fn hovers_in_the_demo_workspace() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/demo");
     let loaded = workspace::load(&root, None);
-    let hover = |relative: &str, needle: &str, skip: usize| -> String {
-        let file = root.join(relative);
-        let text = std::fs::read_to_string(&file).expect("the demo file");
-        let at = text.find(needle).unwrap_or_else(|| panic!("{needle} in {relative}")) + skip;
-        loaded.hover(&file, nacl_syntax::TextSize::from(at as u32)).map(|h| h.markdown).unwrap_or_default()
+    let hover = |relative: &str, needle: &str, skip: usize| {
+        hover_at(&loaded, &root, relative, needle, skip).unwrap_or_default()
     };
     let apex = "salesforce/Records/ApexClass/GreetingService.nacl";
     let fields = "salesforce/Objects/Account/AccountCustomFields.nacl";
@@ -174,11 +185,8 @@ fn element_ids_at_positions() {
 fn hovers_on_keys_and_keywords() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/hover");
     let loaded = workspace::load(&root, None);
-    let hover = |relative: &str, needle: &str, skip: usize| -> String {
-        let file = root.join(relative);
-        let text = std::fs::read_to_string(&file).expect("the fixture file");
-        let at = text.find(needle).unwrap_or_else(|| panic!("{needle} in {relative}")) + skip;
-        let found = loaded.hover(&file, nacl_syntax::TextSize::from(at as u32)).map(|h| h.markdown);
+    let hover = |relative: &str, needle: &str, skip: usize| {
+        let found = hover_at(&loaded, &root, relative, needle, skip);
         format!("{needle}:\n{}", found.unwrap_or_else(|| "(none)".to_owned()))
     };
     let all = [
