@@ -23,11 +23,12 @@ pub fn format(text: &str) -> String {
 
 /// Formats a whole file that has already been parsed; `parse` must be the parse of `text`.
 pub fn format_parsed(text: &str, parse: &Parse) -> String {
-    let mut f = Formatter::new(text, parse);
-    // A byte order mark stays where it is: at the very start.
-    if text.starts_with('\u{feff}') {
-        f.out.push('\u{feff}');
+    // A byte order mark stays where it is, at the very start, out of the way of the rest (which
+    // may be copied verbatim from its first byte when it is broken).
+    if let Some(rest) = text.strip_prefix('\u{feff}') {
+        return format!("\u{feff}{}", format(rest));
     }
+    let mut f = Formatter::new(text, parse);
     let root = GNode::root(parse.green());
     let ends_verbatim = f.file(root.children().collect());
     // One final line break, unless the file ends in text copied as it was.
