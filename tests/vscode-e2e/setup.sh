@@ -8,7 +8,7 @@
 # Prints the cache folder on its last line. Exits non-zero, saying what is missing, when it cannot install.
 set -euo pipefail
 
-CACHE="${NACL_LS_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/nacl-ls-vscode-e2e}"
+CACHE="${NACL_LS_E2E_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/nacl-ls-vscode-e2e}"
 NODE_VERSION="${NACL_LS_E2E_NODE:-24}"
 CODE_SERVER_VERSION="${NACL_LS_E2E_CODE_SERVER:-4}"
 mkdir -p "$CACHE"
