@@ -822,3 +822,38 @@ fn documents_that_are_not_files_are_islands_and_keep_their_uris() {
     client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn go_to_service_opens_only_web_urls() {
+    // The state fixture with SUP's service URL turned into a local file.
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../analysis/test_data/state_workspace");
+    let copy = scratch("service-url").join("src");
+    let status = std::process::Command::new("cp").arg("-r").arg(&src).arg(&copy).status().expect("cp runs");
+    assert!(status.success());
+    let state = copy.join("salto.config/states/prod.jira.jsonl");
+    let text = std::fs::read_to_string(&state).expect("state fixture");
+    std::fs::write(&state, text.replace("https://example.atlassian.net/jira/projects/SUP", "file:///etc/passwd"))
+        .expect("write");
+    let root = nacl_corpus::fixture_workspace(&copy).canonicalize().expect("fixture");
+    let sup = root.join("jira/Records/Project/SUP.nacl");
+    let mut client = start();
+    client.initialize(json!(uri(&root)), json!({ "window": { "showDocument": { "support": true } } }));
+    client.open(&uri(&sup), 1, &std::fs::read_to_string(&sup).expect("fixture file"));
+    // Wait until the state is read (the instance is then type-checked).
+    while client.diagnostics(&uri(&sup), 1).is_empty() {}
+    let at = json!({ "textDocument": { "uri": uri(&sup) }, "position": { "line": 2, "character": 4 } });
+    let id = client.next_id;
+    client.next_id += 1;
+    let params = json!({ "command": "nacl.goToService", "arguments": [at] });
+    client.send(json!({ "jsonrpc": "2.0", "id": id, "method": "workspace/executeCommand", "params": params }));
+    let (mut answer, mut message) = (None, None);
+    while answer.is_none() || message.is_none() {
+        let m = client.wait_for(|m| m["id"] == id || m["method"] == "window/showMessage");
+        if m["id"] == id { answer = Some(m) } else { message = Some(m) }
+    }
+    assert_eq!(answer.map(|a| a["result"].clone()), Some(Value::Null));
+    let text = message.unwrap_or_default()["params"]["message"].as_str().unwrap_or_default().to_owned();
+    assert!(text.starts_with("Not opening `file:///etc/passwd`: only https and http"), "{text}");
+    assert!(client.shown.is_empty(), "nothing was opened: {:?}", client.shown);
+    client.shutdown();
+}
