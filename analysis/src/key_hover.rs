@@ -31,21 +31,34 @@ impl LoadedWorkspace {
     pub(crate) fn key_hover(&self, path: &Path, id: &ElemId, token: &SyntaxToken) -> Option<(TextRange, String)> {
         let env = self.workspace.layout(&self.db).env_of(path);
         let (top, mut value_path) = id.top_level();
-        let is_attr = value_path.first().is_some_and(|p| p == "attr");
-        if matches!(id.id_type, IdType::Type | IdType::Field | IdType::Annotation)
-            || (!is_attr && id.id_type != IdType::Instance)
-        {
-            return None;
-        }
-        if is_attr {
-            value_path.remove(0);
-        }
-        let shown = value_path.join(".");
-        let mut out = format!("**key** `{shown}` of `{top}`");
-        let position = if is_attr {
-            self.attr_position(env.as_deref(), &top, &value_path)
-        } else {
-            self.value_position(env.as_deref(), &top.type_of(), &value_path)
+        // Where the value is: an instance's value, a type's annotation value (`attr`), or a
+        // field's annotation value (`field`, the field's name, then the annotation's path).
+        let (mut out, position) = match (id.id_type, value_path.first().map(String::as_str)) {
+            (IdType::Instance, _) => {
+                let position = self.value_position(env.as_deref(), &top.type_of(), &value_path);
+                (format!("**key** `{}` of `{top}`", value_path.join(".")), position)
+            }
+            (IdType::Attr, Some("attr")) => {
+                value_path.remove(0);
+                let position = self.attr_position(env.as_deref(), &top, &value_path);
+                (format!("**key** `{}` of `{top}`", value_path.join(".")), position)
+            }
+            (IdType::Field, Some("field")) if value_path.len() >= 3 => {
+                let field = value_path.remove(1);
+                value_path.remove(0);
+                // A field's annotations are typed by its type's annotation types (or are core).
+                let key = ElementKey::new(&self.db, env.clone(), top.clone());
+                let field_type = type_info(&self.db, self.workspace, key)
+                    .as_ref()
+                    .and_then(|t| t.field(&field))
+                    .and_then(|f| ElemId::parse(&f.type_name).ok());
+                let position = match field_type {
+                    Some(field_type) => self.attr_position(env.as_deref(), &field_type, &value_path),
+                    None => unknown(),
+                };
+                (format!("**key** `{}` of field `{field}` of `{top}`", value_path.join(".")), position)
+            }
+            _ => return None,
         };
         if let Some(builtin) = &position.builtin {
             out.push_str(&format!("\n\nField `{builtin}`"));
@@ -64,7 +77,13 @@ impl LoadedWorkspace {
                 out.push_str(&format!("\n\nDefault: {default}"));
             }
         }
-        let elsewhere = self.also_set(path, env.as_deref(), &top, &value_path);
+        // Other fragments set the same instance value or type annotation value (a field's
+        // annotations live in the field's own declarations).
+        let elsewhere = if id.id_type == IdType::Field {
+            Vec::new()
+        } else {
+            self.also_set(path, env.as_deref(), &top, &value_path)
+        };
         if !elsewhere.is_empty() {
             out.push_str(&format!("\n\nAlso set in {}", elsewhere.join(", ")));
         }

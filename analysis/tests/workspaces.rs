@@ -194,6 +194,7 @@ fn hovers_on_keys_and_keywords() {
         hover("salto/page.nacl", "mode = \"a\"", 1),
         hover("salto/page.nacl", "mode = \"b\"", 1),
         hover("salto/types.nacl", "reference", 2),
+        hover("salto/types.nacl", "max_length", 2),
         hover("envs/dev/salto/other.nacl", "mode", 1),
         hover("salto/types.nacl", "type salto.topics", 1),
         hover("salto/types.nacl", "annotations", 1),
@@ -233,6 +234,13 @@ fn hovers_on_keys_and_keywords() {
         Field `dependency.reference`
 
         Type `unknown`
+        ----
+        max_length:
+        **key** `_restriction.max_length` of field `code` of `salto.described`
+
+        Field `restriction.max_length`
+
+        Type `number`
         ----
         mode:
         **key** `topicsForObjects.mode` of `salto.settingsPage.instance.other`
