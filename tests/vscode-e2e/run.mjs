@@ -320,12 +320,12 @@ try {
     await page.mouse.click(box.x + 1, box.y + box.height / 2, { button: "right" });
     const item = page.locator(".monaco-menu .action-item", { hasText: "Copy NaCl Reference" });
     await item.first().waitFor({ timeout: 10000 });
+    // Pointing at the item selects it; Enter runs it (a click can land while the menu still fades in).
     await item.first().hover();
+    await waitFor("the item selected", async () => (await item.first().getAttribute("class"))?.includes("focused"));
     await screenshot("the context menu");
-    await item.first().click();
-    if (await item.first().isVisible()) {
-      await page.keyboard.press("Enter");
-    }
+    await page.keyboard.press("Enter");
+    await item.first().waitFor({ state: "hidden", timeout: 10000 });
     await waitFor("the copied ID in the status bar", async () =>
       (await page.locator(".statusbar").textContent())?.includes("Copied salesforce.Account.instance.Acme.Name"),
     );
