@@ -156,6 +156,15 @@ impl LoadedWorkspace {
         let workspace = self.workspace;
         // A database handle is not shared between threads: each worker clones its own.
         let template = std::sync::Mutex::new(self.db.clone());
+        // Every file's own results first, in parallel: otherwise the first file's diagnostics
+        // reach the element index, which would parse every file on one thread while the others
+        // wait for it (any file's diagnostics need the index, so this holds for a filter too).
+        self.workspace.files(&self.db).par_iter().for_each_init(
+            || template.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
+            |db, &file| {
+                crate::db::file_element_ids(db, file);
+            },
+        );
         let mut reports: Vec<FileReport> = files
             .par_iter()
             .map_init(

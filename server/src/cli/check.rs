@@ -33,7 +33,7 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
     let mut texts = Texts::new();
     let mut notes = Vec::new();
     let mut missing = false;
-    for path in &paths {
+    for (index, path) in paths.iter().enumerate() {
         if !path.exists() {
             eprintln!(
                 "error: cannot search {}: no such file or folder",
@@ -59,6 +59,11 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
         );
         for file in loaded.workspace.files(&loaded.db) {
             texts.insert(file.path(&loaded.db).clone(), file.text(&loaded.db).clone());
+        }
+        // After the last workspace the process ends: freeing its database (every file's results)
+        // would only cost time.
+        if index + 1 == paths.len() {
+            std::mem::forget(loaded);
         }
     }
     let mut out = io::stdout().lock();
