@@ -171,7 +171,7 @@ impl LoadedWorkspace {
 
     /// The other places that set the value at `path` of `top`: other files of its environment,
     /// and the files of other environments.
-    fn also_set(&self, here: &Path, env: Option<&str>, top: &ElemId, path: &[String]) -> Vec<String> {
+    pub(crate) fn also_set(&self, here: &Path, env: Option<&str>, top: &ElemId, path: &[String]) -> Vec<String> {
         let layout = self.workspace.layout(&self.db);
         let mut places = Vec::new();
         let mut envs: Vec<Option<&str>> = vec![env];

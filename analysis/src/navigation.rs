@@ -103,7 +103,18 @@ impl LoadedWorkspace {
                 let found = !self.definition(path, offset).is_empty();
                 format!("static file `{relative}`{}", if found { "" } else { " (missing)" })
             }
-            Symbol::Field(type_id, field) => self.field_hover(env.as_deref(), &type_id, &field)?,
+            Symbol::Field(type_id, field) => {
+                let mut out = self.field_hover(env.as_deref(), &type_id, &field)?;
+                // On an instance's key: also the other files and environments that set it.
+                if let Some(id) = element_id_at(&root, offset).filter(|id| id.id_type == IdType::Instance) {
+                    let (top, value_path) = id.top_level();
+                    let elsewhere = self.also_set(path, env.as_deref(), &top, &value_path);
+                    if !elsewhere.is_empty() {
+                        out.push_str(&format!("\n\nAlso set in {}", elsewhere.join(", ")));
+                    }
+                }
+                out
+            }
             Symbol::Element(id) => self.element_hover(env.as_deref(), &id)?,
         };
         Some(HoverInfo { range, markdown })

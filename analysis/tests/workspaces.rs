@@ -148,6 +148,8 @@ fn hovers_in_the_demo_workspace() {
         - `length` = 80
         - `_required` = true
         - `_restriction` = an object with 1 key
+
+        Also set in `envs/prod/salesforce/Records/Account/Acme.nacl`
         ----
         **instance** `salesforce.Account.instance.Acme`
 
@@ -196,6 +198,7 @@ fn hovers_on_keys_and_keywords() {
         hover("salto/types.nacl", "reference", 2),
         hover("salto/types.nacl", "max_length", 2),
         hover("envs/dev/salto/other.nacl", "mode", 1),
+        hover("envs/dev/salto/other.nacl", "topicsForObjects", 1),
         hover("salto/types.nacl", "type salto.topics", 1),
         hover("salto/types.nacl", "annotations", 1),
     ]
@@ -250,6 +253,13 @@ fn hovers_on_keys_and_keywords() {
         Required (`_required = true`)
 
         Restriction: one of "a", "b"
+
+        Also set in `envs/prod/salto/other.nacl` (environment `prod`)
+        ----
+        topicsForObjects:
+        **field** `topicsForObjects` of `salto.settingsPage`
+
+        Type `salto.topics`
 
         Also set in `envs/prod/salto/other.nacl` (environment `prod`)
         ----
