@@ -597,3 +597,28 @@ fn two_fmt_runs_at_once_take_turns() {
     }
     assert_eq!(names_in(&scratch.0).len(), 200, "no temporary file is left");
 }
+
+/// Runs `nacl-ls` with its output on a terminal (through `script`); `None` when `script` is missing.
+#[cfg(target_os = "linux")]
+fn on_a_terminal(args: &str) -> Option<String> {
+    let command = format!("{} {args}", env!("CARGO_BIN_EXE_nacl-ls"));
+    let output = Command::new("script").args(["-qec", &command, "/dev/null"]).current_dir(repo_root()).output().ok()?;
+    Some(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn long_runs_draw_progress_on_a_terminal_only() {
+    let Some(shown) = on_a_terminal("check tests/demo") else {
+        eprintln!("skipped: `script` (util-linux) is not installed");
+        return;
+    };
+    assert!(shown.contains("files/s"), "a progress bar on a terminal: {shown}");
+    for quiet in ["check --quiet tests/demo", "check --format json tests/demo", "fmt --check --quiet tests/demo"] {
+        let shown = on_a_terminal(quiet).unwrap_or_default();
+        assert!(!shown.contains("files/s"), "no progress bar with `{quiet}`: {shown}");
+    }
+    // Not on a terminal (as in every other test here): no progress bar either.
+    let (_, stdout, stderr) = nacl_ls(&["check", "tests/demo"]);
+    assert!(!stdout.contains("files/s") && !stderr.contains("files/s"));
+}

@@ -59,10 +59,21 @@ pub fn load(root: &Path, env: Option<&str>) -> LoadedWorkspace {
 /// Like [`load`], and also reads Salto's state files (in parallel with the NaCl files) when
 /// `with_state` is set.
 pub fn load_with_state(root: &Path, env: Option<&str>, with_state: bool) -> LoadedWorkspace {
+    load_with_state_and_progress(root, env, with_state, &|_, _| {})
+}
+
+/// Like [`load_with_state`], calling `progress(files read, files found)` now and then.
+pub fn load_with_state_and_progress(
+    root: &Path,
+    env: Option<&str>,
+    with_state: bool,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> LoadedWorkspace {
     if !with_state {
-        return load(root, env);
+        return load_with_progress(root, env, progress);
     }
-    let (mut loaded, state) = rayon::join(|| load(root, env), || WorkspaceState::load(&Layout::load(root, env)));
+    let (mut loaded, state) =
+        rayon::join(|| load_with_progress(root, env, progress), || WorkspaceState::load(&Layout::load(root, env)));
     loaded.set_state(Arc::new(state));
     loaded
 }
@@ -146,6 +157,16 @@ impl LoadedWorkspace {
     /// The diagnostics of every file under `filter` (all files when it is `None`), in path
     /// order, computed in parallel.
     pub fn check(&self, filter: Option<&Path>) -> Vec<FileReport> {
+        self.check_with_progress(filter, &|_, _| {})
+    }
+
+    /// Like [`LoadedWorkspace::check`], calling `progress(files checked, files to check)` now and
+    /// then (from several threads).
+    pub fn check_with_progress(
+        &self,
+        filter: Option<&Path>,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Vec<FileReport> {
         let files: Vec<SourceFile> = self
             .workspace
             .files(&self.db)
@@ -165,14 +186,23 @@ impl LoadedWorkspace {
                 crate::db::file_element_ids(db, file);
             },
         );
+        let (done, total) = (std::sync::atomic::AtomicUsize::new(0), files.len());
+        let step = (total / 100).max(1);
         let mut reports: Vec<FileReport> = files
             .par_iter()
             .map_init(
                 || template.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
-                |db, &file| FileReport {
-                    path: file.path(db).clone(),
-                    text: file.text(db).clone(),
-                    diagnostics: file_diagnostics(db, workspace, file).clone(),
+                |db, &file| {
+                    let report = FileReport {
+                        path: file.path(db).clone(),
+                        text: file.text(db).clone(),
+                        diagnostics: file_diagnostics(db, workspace, file).clone(),
+                    };
+                    let done = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                    if done.is_multiple_of(step) || done == total {
+                        progress(done, total);
+                    }
+                    report
                 },
             )
             .collect();

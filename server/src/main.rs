@@ -44,6 +44,9 @@ enum Command {
         /// How to print the results.
         #[arg(long, value_enum, default_value_t = cli::OutputFormat::Human)]
         format: cli::OutputFormat,
+        /// Draw no progress bar (one is drawn on stderr when it is a terminal).
+        #[arg(long, short)]
+        quiet: bool,
     },
     /// List the merged elements of a workspace: ID, kind, and where each fragment is.
     Elements {
@@ -61,6 +64,9 @@ enum Command {
         /// How to print the results.
         #[arg(long, value_enum, default_value_t = cli::OutputFormat::Human)]
         format: cli::OutputFormat,
+        /// Draw no progress bar (one is drawn on stderr when it is a terminal).
+        #[arg(long, short)]
+        quiet: bool,
     },
     /// Format `.nacl` files in place in the one canonical style (`-` formats stdin to stdout).
     Fmt {
@@ -72,6 +78,9 @@ enum Command {
         /// Change nothing; print a unified diff of the changes and exit with 1 if there are any.
         #[arg(long)]
         diff: bool,
+        /// Draw no progress bar (one is drawn on stderr when it is a terminal).
+        #[arg(long, short)]
+        quiet: bool,
     },
     /// Serve the Language Server Protocol over stdin and stdout (what editors start).
     Serve,
@@ -93,13 +102,13 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Serve => lsp::serve(),
-        Command::Check { paths, env, deny_warnings, no_state, format } => {
-            cli::check::run(cli::check::CheckArgs { paths, env, state: !no_state, deny_warnings, format })
+        Command::Check { paths, env, deny_warnings, no_state, format, quiet } => {
+            cli::check::run(cli::check::CheckArgs { paths, env, state: !no_state, deny_warnings, format, quiet })
         }
-        Command::Elements { path, env, values, no_state, format } => {
-            cli::elements::run(cli::elements::ElementsArgs { path, env, state: !no_state, values, format })
+        Command::Elements { path, env, values, no_state, format, quiet } => {
+            cli::elements::run(cli::elements::ElementsArgs { path, env, state: !no_state, values, format, quiet })
         }
-        Command::Fmt { paths, check, diff } => {
+        Command::Fmt { paths, check, diff, quiet } => {
             let mode = if check {
                 cli::fmt::Mode::Check
             } else if diff {
@@ -107,7 +116,7 @@ fn main() -> ExitCode {
             } else {
                 cli::fmt::Mode::Write
             };
-            cli::fmt::run(paths, mode)
+            cli::fmt::run(paths, mode, quiet)
         }
         Command::Parse { file, tree } => cli::parse::run(&file, tree),
     };

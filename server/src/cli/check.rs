@@ -22,6 +22,8 @@ pub struct CheckArgs {
     pub deny_warnings: bool,
     /// How to print.
     pub format: OutputFormat,
+    /// Whether to leave out the progress bar.
+    pub quiet: bool,
 }
 
 /// Runs the check: exit code 1 when errors (or, with `deny_warnings`, warnings) were found,
@@ -33,6 +35,7 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
     let mut texts = Texts::new();
     let mut notes = Vec::new();
     let mut missing = false;
+    let progress = super::progress::Progress::new(!args.quiet && args.format == OutputFormat::Human);
     for (index, path) in paths.iter().enumerate() {
         if !path.exists() {
             eprintln!(
@@ -43,13 +46,16 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
             continue;
         }
         let root = layout::find_root(path);
-        let loaded = workspace::load_with_state(&root, args.env.as_deref(), args.state);
+        let report = |done, total| progress.report("reading", done, total);
+        let loaded = workspace::load_with_state_and_progress(&root, args.env.as_deref(), args.state, &report);
         let filter = std::path::absolute(path).unwrap_or_else(|_| path.clone());
         let absolute_root = std::path::absolute(&root).unwrap_or_else(|_| root.clone());
         // Report on the given path only; its whole workspace is analysed.
         let filter =
             (filter != absolute_root).then(|| root.join(filter.strip_prefix(&absolute_root).unwrap_or(&filter)));
-        reports.extend(loaded.check(filter.as_deref()));
+        reports.extend(
+            loaded.check_with_progress(filter.as_deref(), &|done, total| progress.report("checking", done, total)),
+        );
         notes.extend(loaded.state_notes());
         notes.extend(
             loaded
@@ -66,6 +72,7 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
             std::mem::forget(loaded);
         }
     }
+    progress.finish();
     let mut out = io::stdout().lock();
     let summary = match args.format {
         OutputFormat::Json => {

@@ -29,6 +29,8 @@ pub struct ElementsArgs {
     pub values: bool,
     /// How to print.
     pub format: OutputFormat,
+    /// Whether to leave out the progress bar.
+    pub quiet: bool,
 }
 
 /// Lists the elements: ID, kind, where each fragment is, and with `values` the merged values.
@@ -41,7 +43,11 @@ pub fn run(args: ElementsArgs) -> io::Result<ExitCode> {
         );
         return Ok(ExitCode::from(2));
     }
-    let loaded = workspace::load_with_state(&layout::find_root(&path), args.env.as_deref(), args.state);
+    let progress = super::progress::Progress::new(!args.quiet && args.format == OutputFormat::Human);
+    let report = |done, total| progress.report("reading", done, total);
+    let loaded =
+        workspace::load_with_state_and_progress(&layout::find_root(&path), args.env.as_deref(), args.state, &report);
+    progress.finish();
     let db = &loaded.db;
     let elements: Vec<Json> = loaded
         .elements()

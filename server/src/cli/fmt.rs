@@ -29,7 +29,7 @@ enum Outcome {
 }
 
 /// Formats `paths` (files or directories; `-` alone reads stdin and writes stdout).
-pub fn run(mut paths: Vec<PathBuf>, mode: Mode) -> io::Result<ExitCode> {
+pub fn run(mut paths: Vec<PathBuf>, mode: Mode, quiet: bool) -> io::Result<ExitCode> {
     if paths.len() == 1 && paths[0] == Path::new("-") {
         return format_stdin(mode);
     }
@@ -40,8 +40,17 @@ pub fn run(mut paths: Vec<PathBuf>, mode: Mode) -> io::Result<ExitCode> {
     for error in &discovery_errors {
         eprintln!("error: cannot search {}: {}", shown(&error.path), escaped(&error.error.to_string()));
     }
-    let outcomes: Vec<(PathBuf, Outcome)> =
-        files.into_par_iter().map(|path| (path.clone(), format_file(&path, mode))).collect();
+    let progress = super::progress::Progress::new(!quiet);
+    progress.phase(if mode == Mode::Write { "formatting" } else { "reading" }, files.len());
+    let outcomes: Vec<(PathBuf, Outcome)> = files
+        .into_par_iter()
+        .map(|path| {
+            let outcome = format_file(&path, mode);
+            progress.inc();
+            (path, outcome)
+        })
+        .collect();
+    progress.finish();
 
     let mut out = io::stdout().lock();
     let (mut changed, mut failed) = (0usize, 0usize);

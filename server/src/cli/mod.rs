@@ -4,6 +4,7 @@ pub mod check;
 pub mod elements;
 pub mod fmt;
 pub mod parse;
+mod progress;
 
 use annotate_snippets::Renderer;
 use std::io::IsTerminal;
