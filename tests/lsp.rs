@@ -358,6 +358,22 @@ fn references_rename_workspace_symbols_and_selection() {
     client.shutdown();
 }
 
+/// Runs Go To Service at `at`, which answers and shows a message (in either order): the answer's
+/// result and the message's text.
+fn go_to_service_with_message(client: &mut Client, at: Value) -> (Value, String) {
+    let id = client.next_id;
+    client.next_id += 1;
+    let params = json!({ "command": "nacl.goToService", "arguments": [at] });
+    client.send(json!({ "jsonrpc": "2.0", "id": id, "method": "workspace/executeCommand", "params": params }));
+    let (mut answer, mut message) = (None, None);
+    while answer.is_none() || message.is_none() {
+        let m = client.wait_for(|m| m["id"] == id || m["method"] == "window/showMessage");
+        if m["id"] == id { answer = Some(m) } else { message = Some(m) }
+    }
+    let text = message.unwrap_or_default()["params"]["message"].as_str().unwrap_or_default().to_owned();
+    (answer.map(|a| a["result"].clone()).unwrap_or_default(), text)
+}
+
 #[test]
 fn salto_state_types_instances_and_opens_the_service() {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../analysis/test_data/state_workspace");
@@ -392,19 +408,9 @@ fn salto_state_types_instances_and_opens_the_service() {
     let none_known = root.join("jira/Records/Typo/x.nacl");
     client.open(&uri(&none_known), 1, &std::fs::read_to_string(&none_known).expect("fixture file"));
     let at_typo = json!({ "textDocument": { "uri": uri(&none_known) }, "position": { "line": 1, "character": 3 } });
-    let id = client.next_id;
-    client.next_id += 1;
-    let params = json!({ "command": "nacl.goToService", "arguments": [at_typo] });
-    client.send(json!({ "jsonrpc": "2.0", "id": id, "method": "workspace/executeCommand", "params": params }));
-    // The message and the answer may come in either order.
-    let (mut answer, mut message) = (None, None);
-    while answer.is_none() || message.is_none() {
-        let m = client.wait_for(|m| m["id"] == id || m["method"] == "window/showMessage");
-        if m["id"] == id { answer = Some(m) } else { message = Some(m) }
-    }
-    assert_eq!(answer.map(|a| a["result"].clone()), Some(Value::Null));
-    let message = message.unwrap_or_default();
-    assert!(message["params"]["message"].as_str().unwrap_or_default().contains("_service_url"), "{message}");
+    let (answer, message) = go_to_service_with_message(&mut client, at_typo);
+    assert_eq!(answer, Value::Null);
+    assert!(message.contains("_service_url"), "{message}");
 
     // The state file deleted outside the editor: its types are gone too.
     let state = root.join("salto.config/states/prod.jira.jsonl.zip");
@@ -842,17 +848,8 @@ fn go_to_service_opens_only_web_urls() {
     // Wait until the state is read (the instance is then type-checked).
     while client.diagnostics(&uri(&sup), 1).is_empty() {}
     let at = json!({ "textDocument": { "uri": uri(&sup) }, "position": { "line": 2, "character": 4 } });
-    let id = client.next_id;
-    client.next_id += 1;
-    let params = json!({ "command": "nacl.goToService", "arguments": [at] });
-    client.send(json!({ "jsonrpc": "2.0", "id": id, "method": "workspace/executeCommand", "params": params }));
-    let (mut answer, mut message) = (None, None);
-    while answer.is_none() || message.is_none() {
-        let m = client.wait_for(|m| m["id"] == id || m["method"] == "window/showMessage");
-        if m["id"] == id { answer = Some(m) } else { message = Some(m) }
-    }
-    assert_eq!(answer.map(|a| a["result"].clone()), Some(Value::Null));
-    let text = message.unwrap_or_default()["params"]["message"].as_str().unwrap_or_default().to_owned();
+    let (answer, text) = go_to_service_with_message(&mut client, at);
+    assert_eq!(answer, Value::Null);
     assert!(text.starts_with("Not opening `file:///etc/passwd`: only https and http"), "{text}");
     assert!(client.shown.is_empty(), "nothing was opened: {:?}", client.shown);
     client.shutdown();
