@@ -804,6 +804,26 @@ fn a_workspace_root_is_a_place_not_a_spelling() {
     assert_eq!(answers_as_in_its_workspace(&[uri(&ws)], &uri(&real_doc), &text), once);
     let published = answers_as_in_its_workspace(&[uri(&ws), spelled("link")], &uri(&real_doc), &text);
     assert_eq!(published, once);
+
+    // A change on disk announced through the link is a change in the workspace.
+    let mut client = start();
+    client.request(
+        "initialize",
+        json!({ "processId": null, "rootUri": uri(&ws), "capabilities": full_client_capabilities() }),
+    );
+    client.notify("initialized", json!({}));
+    let other = uri(&ws.join("other.nacl"));
+    let is_other = |m: &Value| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == other;
+    if !client.received.iter().any(is_other) {
+        client.wait_for(is_other);
+    }
+    std::fs::write(ws.join("other.nacl"), "salto.person carol {\n  name = salto.person.instance.bob.name\n}\n")
+        .expect("write");
+    let through_link = uri(&dir.join("link/other.nacl"));
+    client.notify("workspace/didChangeWatchedFiles", json!({ "changes": [{ "uri": through_link, "type": 2 }] }));
+    let cleared = client.wait_for(is_other);
+    assert_eq!(cleared["params"]["diagnostics"], json!([]), "{cleared}");
+    client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }
 
