@@ -159,7 +159,7 @@ fn indexing_reports_progress_and_closed_files_follow_the_disk() {
     client.notify("initialized", json!({}));
     // The file watcher is registered, indexing reports progress from begin to end, and before it
     // ends a closed file with an error gets diagnostics without a version.
-    let (mut registered, mut begun, mut published) = (false, false, None);
+    let (mut registered, mut begun, mut published, mut checked) = (false, false, None, None);
     loop {
         let m = client.wait_for(|_| true);
         if m["method"] == "client/registerCapability" {
@@ -167,6 +167,10 @@ fn indexing_reports_progress_and_closed_files_follow_the_disk() {
             registered = true;
         } else if m["method"] == "$/progress" && m["params"]["value"]["kind"] == "begin" {
             begun = true;
+        } else if m["method"] == "$/progress"
+            && m["params"]["value"]["message"].as_str().is_some_and(|t| t.starts_with("checked"))
+        {
+            checked = Some(m["params"]["value"].clone());
         } else if m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == broken {
             published = Some(m["params"].clone());
         } else if m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end" {
@@ -174,6 +178,9 @@ fn indexing_reports_progress_and_closed_files_follow_the_disk() {
         }
     }
     assert!(registered && begun);
+    // The first check moves the report on to 100%.
+    let checked = checked.expect("a progress report of the check");
+    assert_eq!((checked["message"].as_str(), checked["percentage"].as_u64()), (Some("checked 2/2 files"), Some(100)));
     let published = published.expect("diagnostics of the closed file");
     assert_eq!(published["version"], Value::Null);
     assert_eq!(codes(published["diagnostics"].as_array().expect("diagnostics")), ["E0101"]);

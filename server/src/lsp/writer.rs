@@ -628,13 +628,22 @@ impl Writer {
             };
             let (outgoing, messages, path) = (self.outgoing.clone(), self.messages.clone(), root.path.clone());
             let (pulled, refresh) = (self.workspace_pulled, self.pull.refresh);
+            // The first check after indexing moves the folder's progress report from 90 to 100%.
+            let token = root.progress.clone();
             rayon::spawn(move || {
+                let report = |done: usize, total: usize| {
+                    if let Some(token) = &token {
+                        let percentage = 90 + (done * 10 / total.max(1)) as u32;
+                        let message = format!("checked {done}/{total} files");
+                        outgoing.send(Outgoing::ProgressReport { token: token.clone(), message, percentage });
+                    }
+                };
                 let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     if pulled {
                         // The check still runs: it warms what the client's next pull reads.
-                        (Outgoing::Refresh, job.notes(), refresh)
+                        (Outgoing::Refresh, job.notes(&report), refresh)
                     } else {
-                        let (message, notes) = job.workspace_pass(&path, open);
+                        let (message, notes) = job.workspace_pass(&path, open, &report);
                         (message, notes, true)
                     }
                 }));
@@ -978,10 +987,15 @@ impl DiagnosticsJob {
 
     /// The diagnostics of every closed file of the workspace.
     /// Checks the whole workspace; also returns the notes about instances left untyped.
-    fn workspace_pass(&self, root: &Path, open: HashMap<PathBuf, Uri>) -> (Outgoing, Vec<String>) {
+    fn workspace_pass(
+        &self,
+        root: &Path,
+        open: HashMap<PathBuf, Uri>,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> (Outgoing, Vec<String>) {
         let files = self
             .workspace
-            .check(None)
+            .check_with_progress(None, progress)
             .into_iter()
             .filter(|report| !open.contains_key(&report.path))
             .filter_map(|report| {
@@ -1001,8 +1015,8 @@ impl DiagnosticsJob {
 
     /// Checks the whole workspace without converting anything (for a client that pulls the
     /// results); returns the notes about instances left untyped.
-    fn notes(&self) -> Vec<String> {
-        drop(self.workspace.check(None));
+    fn notes(&self, progress: &(dyn Fn(usize, usize) + Sync)) -> Vec<String> {
+        drop(self.workspace.check_with_progress(None, progress));
         self.untyped_notes()
     }
 
