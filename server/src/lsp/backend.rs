@@ -89,40 +89,26 @@ impl Backend {
         self.writer.send(message).map_err(|_| Error::internal_error())
     }
 
-    /// Runs `read` on a snapshot on a worker thread. A read overtaken by an edit is answered with
-    /// `ContentModified`; a panic is logged and answered with an internal error.
+    /// Runs `read` on a snapshot of the document's workspace on a worker thread (see [`dispatch`]).
     async fn query<T: Send + 'static>(
         &self,
         uri: Uri,
         workspace: bool,
         read: impl FnOnce(&Snapshot) -> T + Send + 'static,
     ) -> Result<T> {
-        let (reply, answer) = tokio::sync::oneshot::channel();
-        let job = Box::new(move |snapshot: Snapshot| {
-            if reply.is_closed() {
-                return; // The request was cancelled while it waited.
-            }
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read(&snapshot)));
-            drop(snapshot);
-            let _ = reply.send(result.map_err(|payload| failure(&*payload)));
-        });
+        let (job, answer) = dispatch(read);
         self.send(Message::Query { uri, workspace, job })?;
         answer.await.map_err(|_| Error::internal_error())?
     }
 
     /// Runs `read` on a snapshot of every workspace (only of those indexed, if `indexed_only`) on
-    /// a worker thread, like [`Backend::query`].
+    /// a worker thread (see [`dispatch`]).
     async fn query_all<T: Send + 'static>(
         &self,
         indexed_only: bool,
         read: impl FnOnce(&WorkspacesSnapshot) -> T + Send + 'static,
     ) -> Result<T> {
-        let (reply, answer) = tokio::sync::oneshot::channel();
-        let job = Box::new(move |snapshot: WorkspacesSnapshot| {
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read(&snapshot)));
-            drop(snapshot);
-            let _ = reply.send(result.map_err(|payload| failure(&*payload)));
-        });
+        let (job, answer) = dispatch(read);
         self.send(Message::QueryAll { indexed_only, job })?;
         answer.await.map_err(|_| Error::internal_error())?
     }
@@ -174,6 +160,29 @@ impl Backend {
             Err(_) => tracing::warn!("the client did not register the file watcher in time"),
         }
     }
+}
+
+/// A read to run on a snapshot of type `S`.
+type JobOn<S> = Box<dyn FnOnce(S) + Send>;
+
+/// Where a read's answer arrives.
+type Answer<T> = tokio::sync::oneshot::Receiver<Result<T>>;
+
+/// The one way every request's read runs: as a job on a snapshot `S` (which the writer hands it on
+/// a worker thread), answered through the returned channel. A request cancelled while it waited
+/// is not run; a read overtaken by an edit is answered with `ContentModified`; a panic is logged
+/// and answered with an internal error.
+fn dispatch<S: 'static, T: Send + 'static>(read: impl FnOnce(&S) -> T + Send + 'static) -> (JobOn<S>, Answer<T>) {
+    let (reply, answer) = tokio::sync::oneshot::channel();
+    let job = Box::new(move |snapshot: S| {
+        if reply.is_closed() {
+            return;
+        }
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read(&snapshot)));
+        drop(snapshot);
+        let _ = reply.send(result.map_err(|payload| failure(&*payload)));
+    });
+    (job, answer)
 }
 
 /// The error answering a request whose read panicked: `ContentModified` when an edit cancelled
