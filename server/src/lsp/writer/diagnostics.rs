@@ -1,0 +1,257 @@
+//! Diagnostics: of open documents after each burst of edits, and of whole workspaces after
+//! indexing, saves and changes on disk.
+
+use super::{Message, OpenDocument, PASS_DELAY, Pass, Root, Writer, panic_message};
+
+use crate::line_index::{Encoding, LineIndex};
+use crate::lsp::{
+    convert::{self, Lines, Locator},
+    outgoing::Outgoing,
+    paths::Uris,
+    settings::Settings,
+};
+use nacl_analysis::{
+    diagnostics::Diagnostic as NaclDiagnostic,
+    workspace::{self, LoadedWorkspace},
+};
+use std::{
+    collections::HashMap,
+    path::{Path, PathBuf},
+    sync::Arc,
+    time::Instant,
+};
+use tower_lsp_server::ls_types::{Diagnostic, Uri};
+
+impl Writer {
+    /// Marks every open document of a root for new diagnostics: an edit in one file can change
+    /// what is reported in another.
+    pub(super) fn mark_stale(&mut self, root: usize) {
+        for (uri, buffer) in &self.buffers {
+            if self.root_of(&buffer.current.path) == Some(root) {
+                self.stale.insert(uri.clone());
+            }
+        }
+    }
+
+    /// Computes the diagnostics of the stale open documents on a worker, one job per workspace.
+    /// A client that pulls them is asked to pull again instead.
+    pub(super) fn spawn_diagnostics(&mut self) {
+        if self.stale.is_empty() {
+            return;
+        }
+        if self.pull.documents {
+            // The client pulls an edited document itself; others may have changed with it.
+            let others = self.stale.len() > 1;
+            self.stale.clear();
+            if self.pull.refresh && others {
+                self.outgoing.send(Outgoing::Refresh);
+            }
+            return;
+        }
+        let mut by_root: HashMap<usize, Vec<Arc<OpenDocument>>> = HashMap::new();
+        for uri in std::mem::take(&mut self.stale) {
+            let Some(buffer) = self.buffers.get(&uri) else { continue };
+            if let Some(root) = self.root_of(&buffer.current.path) {
+                by_root.entry(root).or_default().push(buffer.current.clone());
+            }
+        }
+        for (root, documents) in by_root {
+            self.generation += 1;
+            let job = DiagnosticsJob {
+                workspace: self.roots[root].workspace.clone(),
+                indexed: self.roots[root].indexed,
+                settings: self.settings.clone(),
+                encoding: self.encoding,
+                uris: self.uris.clone(),
+                generation: self.generation,
+            };
+            let (outgoing, messages) = (self.outgoing.clone(), self.messages.clone());
+            self.requests.spawn(move || {
+                let uris: Vec<Uri> = documents.iter().map(|d| d.uri.clone()).collect();
+                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    for document in &documents {
+                        outgoing.send(job.publish(document));
+                    }
+                }));
+                drop(job);
+                match run {
+                    Ok(()) => {}
+                    Err(payload) if workspace::is_cancellation(&*payload) => {
+                        let _ = messages.send(Message::DiagnosticsCancelled(uris));
+                    }
+                    Err(payload) => {
+                        tracing::error!("internal error computing diagnostics: {}", panic_message(&*payload))
+                    }
+                }
+            });
+        }
+    }
+
+    /// Starts the whole-workspace checks that are due.
+    pub(super) fn start_due_passes(&mut self) {
+        let now = Instant::now();
+        for root in &mut self.roots {
+            if !matches!(root.pass, Pass::Due(at) if at <= now) || !root.indexed {
+                continue;
+            }
+            root.pass = Pass::Running;
+            self.generation += 1;
+            let open: HashMap<PathBuf, Uri> = self
+                .buffers
+                .iter()
+                .map(|(uri, b)| (b.current.path.clone(), uri.clone()))
+                .filter(|(path, _)| path.starts_with(&root.path))
+                .collect();
+            let job = DiagnosticsJob {
+                workspace: root.workspace.clone(),
+                indexed: true,
+                settings: self.settings.clone(),
+                encoding: self.encoding,
+                uris: self.uris.clone(),
+                generation: self.generation,
+            };
+            let (outgoing, messages, path) = (self.outgoing.clone(), self.messages.clone(), root.path.clone());
+            let (pulled, refresh) = (self.workspace_pulled, self.pull.refresh);
+            // The first check after indexing moves the folder's progress report from 90 to 100%.
+            let token = root.progress.clone();
+            rayon::spawn(move || {
+                let report = |done: usize, total: usize| {
+                    if let Some(token) = &token {
+                        let percentage = 90 + (done * 10 / total.max(1)) as u32;
+                        let message = format!("checked {done}/{total} files");
+                        outgoing.send(Outgoing::ProgressReport { token: token.clone(), message, percentage });
+                    }
+                };
+                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    if pulled {
+                        // The check still runs: it warms what the client's next pull reads.
+                        (Outgoing::Refresh, job.notes(&report), refresh)
+                    } else {
+                        let (message, notes) = job.workspace_pass(&path, open, &report);
+                        (message, notes, true)
+                    }
+                }));
+                drop(job);
+                let (cancelled, notes) = match run {
+                    Ok((message, notes, send)) => {
+                        if send {
+                            outgoing.send(message);
+                        }
+                        (false, notes)
+                    }
+                    Err(payload) if workspace::is_cancellation(&*payload) => (true, Vec::new()),
+                    Err(payload) => {
+                        tracing::error!("internal error checking {}: {}", path.display(), panic_message(&*payload));
+                        (false, Vec::new())
+                    }
+                };
+                let _ = messages.send(Message::PassDone { root: path, cancelled, notes });
+            });
+        }
+    }
+
+    pub(super) fn schedule_passes(&mut self, which: impl Fn(&Root) -> bool) {
+        let at = Instant::now() + PASS_DELAY;
+        for root in self.roots.iter_mut().filter(|r| !r.scratch && which(r)) {
+            root.pass = Pass::Due(at);
+        }
+    }
+
+    /// Schedules the whole-workspace check of the workspace holding `path`.
+    pub(super) fn schedule_pass_of(&mut self, path: &Path) {
+        if let Some(root) = self.root_of(path).map(|i| self.roots[i].path.clone()) {
+            self.schedule_passes(|r| r.path == root);
+        }
+    }
+}
+
+/// Everything a diagnostics job needs, taken when it is spawned.
+pub(super) struct DiagnosticsJob {
+    workspace: LoadedWorkspace,
+    indexed: bool,
+    settings: Arc<Settings>,
+    encoding: Encoding,
+    uris: Uris,
+    generation: u64,
+}
+
+impl DiagnosticsJob {
+    /// The diagnostics of an open document (only syntax errors until its workspace is indexed:
+    /// references cannot be resolved before then).
+    fn publish(&self, document: &OpenDocument) -> Outgoing {
+        let diagnostics = match self.workspace.file(&document.path) {
+            Some(file) => {
+                let found = self.workspace.file_diagnostics(file);
+                self.convert(found.iter().filter(|d| self.indexed || d.code.is_syntax()), document.lines(self.encoding))
+            }
+            None => Vec::new(),
+        };
+        Outgoing::Publish {
+            uri: document.uri.clone(),
+            version: Some(document.version),
+            diagnostics,
+            generation: self.generation,
+        }
+    }
+
+    /// The diagnostics of every closed file of the workspace.
+    /// Checks the whole workspace; also returns the notes about instances left untyped.
+    fn workspace_pass(
+        &self,
+        root: &Path,
+        open: HashMap<PathBuf, Uri>,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> (Outgoing, Vec<String>) {
+        let files = self
+            .workspace
+            .check_with_progress(None, progress)
+            .into_iter()
+            .filter(|report| !open.contains_key(&report.path))
+            .filter_map(|report| {
+                let index = LineIndex::new(&report.text);
+                let lines = Lines { text: &report.text, index: &index, encoding: self.encoding };
+                let diagnostics = self.convert(report.diagnostics.iter(), lines);
+                let uri = self.uris.uri_of(&report.path)?;
+                (!diagnostics.is_empty()).then_some((uri, diagnostics))
+            })
+            .collect();
+        let open = open.into_values().collect();
+        (
+            Outgoing::Workspace { roots: self.uris.spellings(root), files, open, generation: self.generation },
+            self.untyped_notes(),
+        )
+    }
+
+    /// Checks the whole workspace without converting anything (for a client that pulls the
+    /// results); returns the notes about instances left untyped.
+    fn notes(&self, progress: &(dyn Fn(usize, usize) + Sync)) -> Vec<String> {
+        drop(self.workspace.check_with_progress(None, progress));
+        self.untyped_notes()
+    }
+
+    /// The notes about instances left untyped.
+    fn untyped_notes(&self) -> Vec<String> {
+        self.workspace.untyped_instances().iter().map(|u| u.message(u.reason())).collect()
+    }
+
+    fn convert<'a>(&self, found: impl Iterator<Item = &'a NaclDiagnostic>, lines: Lines<'_>) -> Vec<Diagnostic> {
+        shown_diagnostics(&self.workspace, &self.settings, self.encoding, &self.uris, found, lines)
+    }
+}
+
+/// The diagnostics the settings show, in LSP terms.
+pub fn shown_diagnostics<'a>(
+    workspace: &LoadedWorkspace,
+    settings: &Settings,
+    encoding: Encoding,
+    uris: &Uris,
+    found: impl Iterator<Item = &'a NaclDiagnostic>,
+    lines: Lines<'_>,
+) -> Vec<Diagnostic> {
+    let shown = &settings.diagnostics;
+    let mut locator = Locator::new(workspace, encoding, uris);
+    found
+        .filter(|d| shown.shows(d.code.as_str(), d.severity() == nacl_syntax::Severity::Error))
+        .map(|d| convert::diagnostic(d, lines, &mut locator))
+        .collect()
+}
