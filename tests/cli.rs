@@ -622,3 +622,30 @@ fn long_runs_draw_progress_on_a_terminal_only() {
     let (_, stdout, stderr) = nacl_ls(&["check", "tests/demo"]);
     assert!(!stdout.contains("files/s") && !stderr.contains("files/s"));
 }
+
+#[test]
+fn check_stops_at_the_file_limit_with_e0004() {
+    let scratch = Scratch::new("file-limit");
+    for i in 0..20 {
+        std::fs::write(scratch.0.join(format!("f{i:02}.nacl")), format!("salto.t i{i} {{\n}}\n")).expect("write");
+    }
+    let output = Command::new(env!("CARGO_BIN_EXE_nacl-ls"))
+        .args(["check", scratch.0.to_str().expect("UTF-8")])
+        .env("NO_COLOR", "1")
+        .env("NACL_LS_TEST_HOOKS", "1")
+        .env("NACL_LS_TEST_MAX_FILES", "5")
+        .output()
+        .expect("nacl-ls runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("error[E0004]: nacl-ls stopped looking for files after 5 NaCl files"), "{stdout}");
+    // The five files read, and the report at the folder.
+    assert!(stdout.contains("6 files checked"), "{stdout}");
+    // Without the test hooks, the variable changes nothing.
+    let output = Command::new(env!("CARGO_BIN_EXE_nacl-ls"))
+        .args(["check", scratch.0.to_str().expect("UTF-8")])
+        .env("NACL_LS_TEST_MAX_FILES", "5")
+        .output()
+        .expect("nacl-ls runs");
+    assert!(String::from_utf8_lossy(&output.stdout).contains("20 files checked"));
+}

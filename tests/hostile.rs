@@ -363,3 +363,28 @@ fn fifos_where_files_are_read_never_stop_the_server() {
     client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_folder_too_large_to_read_whole_is_read_up_to_the_limit_and_the_server_goes_on() {
+    // A huge tree (a workspace folder of `/`), made small: the test hook lowers the file limit to 5.
+    let dir = scratch("huge-tree");
+    for i in 0..20 {
+        std::fs::write(dir.join(format!("f{i:02}.nacl")), format!("salto.t i{i} {{\n}}\n")).expect("write");
+    }
+    let mut client = Client::start_with_env(
+        env!("CARGO_BIN_EXE_nacl-ls"),
+        &[("NACL_LS_TEST_HOOKS", "1"), ("NACL_LS_TEST_MAX_FILES", "5")],
+    );
+    client.request(
+        "initialize",
+        json!({ "processId": null, "rootUri": uri(&dir), "capabilities": { "window": { "workDoneProgress": true } } }),
+    );
+    client.notify("initialized", json!({}));
+    let shown = client.wait_for(|m| m["method"] == "window/showMessage");
+    let text = shown["params"]["message"].as_str().unwrap_or_default();
+    assert!(text.contains("stopped looking for files after 5 NaCl files"), "{shown}");
+    client.wait_for(|m| m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end");
+    assert_serving(&mut client, &dir);
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}

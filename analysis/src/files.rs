@@ -22,6 +22,17 @@ pub const MAX_WALKED: usize = 2_000_000;
 /// The most NaCl files one workspace holds (the largest real ones hold under 40,000).
 pub const MAX_FILES: usize = 1_000_000;
 
+/// The variable that, with `NACL_LS_TEST_HOOKS=1`, lowers [`MAX_FILES`] so that tests can reach the
+/// limit end to end without a million files.
+pub const TEST_MAX_FILES_ENV: &str = "NACL_LS_TEST_MAX_FILES";
+
+/// [`MAX_FILES`], or the lower limit a test sets (see [`TEST_MAX_FILES_ENV`]).
+fn max_files() -> usize {
+    let testing = std::env::var("NACL_LS_TEST_HOOKS").is_ok_and(|v| v == "1");
+    let lowered = std::env::var(TEST_MAX_FILES_ENV).ok().and_then(|v| v.parse().ok());
+    if testing { lowered.unwrap_or(MAX_FILES).min(MAX_FILES) } else { MAX_FILES }
+}
+
 /// Opens `path` for reading if it is a regular file (links are followed) of at most `max`
 /// bytes, and returns it with its size. FIFOs, sockets and devices are refused without
 /// blocking: the file is opened non-blocking and checked on the open handle, so a name swapped
@@ -199,7 +210,7 @@ impl Found {
             visited: 0,
             stopped: false,
             max_walked: MAX_WALKED,
-            max_files: MAX_FILES,
+            max_files: max_files(),
             files: Default::default(),
             errors: Vec::new(),
             walked: Default::default(),
