@@ -158,6 +158,29 @@ pub struct Fragment {
     pub values: Vec<Entry>,
 }
 
+/// The value at `path` in `entries` (keys through objects, indices through lists), with the
+/// range of the key that sets it (for a list item, its own range).
+pub fn value_at<'a>(entries: &'a [Entry], path: &[impl AsRef<str>]) -> Option<(&'a Value, TextRange)> {
+    let (first, rest) = path.split_first()?;
+    let entry = entries.iter().find(|e| *e.key == *first.as_ref())?;
+    let mut found = (&entry.value, entry.key_range);
+    for step in rest {
+        let step = step.as_ref();
+        found = match &found.0.kind {
+            ValueKind::Object(entries) => {
+                let entry = entries.iter().find(|e| &*e.key == step)?;
+                (&entry.value, entry.key_range)
+            }
+            ValueKind::List(items) => {
+                let item = items.get(step.parse::<usize>().ok()?)?;
+                (item, item.range)
+            }
+            _ => return None,
+        };
+    }
+    Some(found)
+}
+
 /// The fragments a parsed file defines, in order. Blocks whose header is malformed (reported by
 /// the parser) define nothing.
 pub fn fragments(parse: &Parse) -> Vec<Fragment> {

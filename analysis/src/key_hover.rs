@@ -7,7 +7,7 @@ use crate::{
     builtins::{builtin_field, core_annotation},
     db::{ElementKey, element_files, fragments_of, merged_element},
     elem_id::{ElemId, IdType, container_inner},
-    fragments::{Entry, ValueKind},
+    fragments::value_at,
     layout::{Layout, Source},
     navigation::short_value,
     types::{FieldInfo, type_info},
@@ -189,7 +189,7 @@ impl LoadedWorkspace {
                     continue;
                 }
                 // An instance's values, or a type's annotation values.
-                let sets = fragments_of(&self.db, file, top).iter().any(|fragment| sets_path(&fragment.values, path));
+                let sets = fragments_of(&self.db, file, top).iter().any(|f| value_at(&f.values, path).is_some());
                 if sets {
                     let shown = file_path.strip_prefix(&layout.root).unwrap_or(file_path).display();
                     places.push(match (i, candidate) {
@@ -201,27 +201,6 @@ impl LoadedWorkspace {
         }
         places
     }
-}
-
-/// Whether `entries` hold a value at `path` (keys, and list indices).
-fn sets_path(entries: &[Entry], path: &[String]) -> bool {
-    let Some((first, rest)) = path.split_first() else { return false };
-    let Some(entry) = entries.iter().find(|e| *e.key == **first) else { return false };
-    let mut value = &entry.value;
-    for step in rest {
-        value = match (&value.kind, step.parse::<usize>()) {
-            (ValueKind::Object(entries), _) => match entries.iter().find(|e| *e.key == **step) {
-                Some(entry) => &entry.value,
-                None => return false,
-            },
-            (ValueKind::List(items), Ok(index)) => match items.get(index) {
-                Some(item) => item,
-                None => return false,
-            },
-            _ => return false,
-        };
-    }
-    true
 }
 
 fn unknown() -> Position {

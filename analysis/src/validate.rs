@@ -11,7 +11,7 @@ use crate::{
     },
     diagnostics::Diagnostic,
     elem_id::{CONFIG_NAME, ElemId, container_inner},
-    fragments::{Entry, Fragment, FragmentKind, Primitive, Value, ValueKind},
+    fragments::{Entry, Fragment, FragmentKind, Primitive, Value, ValueKind, value_at},
     types::{FieldInfo, Restriction, builtin_primitive, type_info, type_suggestion},
 };
 use nacl_syntax::{ErrorCode, TextRange};
@@ -72,7 +72,12 @@ pub(crate) fn instances(
 
 /// The values of an instance's other fragments (in other files), for the keys they add to
 /// objects this fragment also sets: Salto merges objects key by key.
-fn other_fragments(db: &dyn Db, workspace: Workspace, env: Option<&str>, fragment: &Fragment) -> Vec<Vec<Entry>> {
+fn other_fragments<'db>(
+    db: &'db dyn Db,
+    workspace: Workspace,
+    env: Option<&str>,
+    fragment: &Fragment,
+) -> Vec<&'db [Entry]> {
     let files = element_files(db, workspace, env, &fragment.id);
     if files.len() < 2 {
         return Vec::new();
@@ -81,7 +86,7 @@ fn other_fragments(db: &dyn Db, workspace: Workspace, env: Option<&str>, fragmen
     for file in files {
         for other in fragments_of(db, file, &fragment.id) {
             if other.range != fragment.range || other.header_range != fragment.header_range {
-                out.push(other.values.clone());
+                out.push(other.values.as_slice());
             }
         }
     }
@@ -101,26 +106,7 @@ fn hidden_value_conflicts(
     let Some(state) = env_state(db, workspace, env) else { return };
     let Some(element) = state.element(&fragment.id) else { return };
     for (path, _) in &element.hidden_values {
-        let Some((first, rest)) = path.split_first() else { continue };
-        let Some(entry) = fragment.values.iter().find(|e| *e.key == **first) else { continue };
-        let mut value = &entry.value;
-        let mut at = entry.key_range;
-        let mut found = true;
-        for key in rest {
-            match &value.kind {
-                ValueKind::Object(entries) => match entries.iter().find(|e| *e.key == **key) {
-                    Some(e) => (value, at) = (&e.value, e.key_range),
-                    None => found = false,
-                },
-                _ => found = false,
-            }
-            if !found {
-                break;
-            }
-        }
-        if !found {
-            continue;
-        }
+        let Some((_, at)) = value_at(&fragment.values, path) else { continue };
         let file = state.file_of(element).map(std::path::Path::to_path_buf).unwrap_or_default();
         let shown = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         out.push(Diagnostic {
@@ -248,7 +234,7 @@ struct Checker<'a> {
     workspace: Workspace,
     env: Option<&'a str>,
     /// The values of the instance's other fragments (empty for a single fragment).
-    elsewhere: Vec<Vec<Entry>>,
+    elsewhere: Vec<&'a [Entry]>,
 }
 
 impl Checker<'_> {
@@ -458,7 +444,7 @@ impl Checker<'_> {
     fn keys_elsewhere(&self, path: &[PathStep]) -> Vec<std::sync::Arc<str>> {
         let mut keys = Vec::new();
         'fragments: for entries in &self.elsewhere {
-            let mut current = entries.as_slice();
+            let mut current: &[Entry] = entries;
             for step in path {
                 let PathStep::Key(key) = step else { continue 'fragments };
                 match current.iter().find(|e| e.key == *key).map(|e| &e.value.kind) {
