@@ -2,6 +2,7 @@
 //! references, inserting a missing required field, removing a duplicate attribute) and the
 //! "format file" source action. Every edit is in the file asked about.
 
+use crate::codes::AnalysisCode;
 use crate::{
     completion::{names::reference_names, shapes::Shape},
     db::{env_state, file_fragments},
@@ -9,7 +10,8 @@ use crate::{
     elem_id::{ElemId, IdType},
     workspace::LoadedWorkspace,
 };
-use nacl_syntax::{ErrorCode, SyntaxKind::*, TextRange, TextSize};
+use nacl_syntax::nacl::{ErrorCode, SyntaxKind::*};
+use nacl_syntax::{TextRange, TextSize};
 use std::path::Path;
 
 /// What an assist is, for the editor's menus.
@@ -48,11 +50,15 @@ impl LoadedWorkspace {
         let touching =
             |d: &&Diagnostic| d.range.intersect(range).is_some() || d.range.contains_inclusive(range.start());
         for diagnostic in self.file_diagnostics(file).iter().filter(touching) {
-            let fixes = match diagnostic.code {
-                ErrorCode::UnresolvedReference => self.similar_references(path, &text, diagnostic),
-                ErrorCode::MissingRequiredField => self.insert_required_fields(path, &text, diagnostic),
-                ErrorCode::DuplicateAttribute => remove_duplicate(path, self, &text, diagnostic),
-                _ => Vec::new(),
+            let code = diagnostic.code;
+            let fixes = if code == AnalysisCode::UnresolvedReference {
+                self.similar_references(path, &text, diagnostic)
+            } else if code == AnalysisCode::MissingRequiredField {
+                self.insert_required_fields(path, &text, diagnostic)
+            } else if code == ErrorCode::DuplicateAttribute {
+                remove_duplicate(path, self, &text, diagnostic)
+            } else {
+                Vec::new()
             };
             out.extend(fixes.into_iter().enumerate().map(|(i, (title, edits))| Assist {
                 title,
@@ -62,7 +68,7 @@ impl LoadedWorkspace {
                 preferred: i == 0,
             }));
         }
-        let formatted = nacl_syntax::format::format(&text);
+        let formatted = nacl_syntax::nacl::format::format(&text);
         if *formatted != *text && crate::db::parse(&self.db, file).errors().is_empty() {
             let whole = TextRange::up_to(TextSize::of(&*text));
             out.push(Assist {

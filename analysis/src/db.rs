@@ -112,7 +112,7 @@ pub struct FileFragments {
 /// fraction of its size, and a workspace-wide check would otherwise hold every tree at once.
 #[salsa::tracked(returns(ref))]
 pub fn file_fragments(db: &dyn Db, file: SourceFile) -> FileFragments {
-    let parse = nacl_syntax::parse(file.text(db));
+    let parse = nacl_syntax::nacl::parse(file.text(db));
     FileFragments { syntax_errors: parse.errors().into(), fragments: fragments::fragments(&parse) }
 }
 
@@ -120,8 +120,8 @@ pub fn file_fragments(db: &dyn Db, file: SourceFile) -> FileFragments {
 /// Only the most recently used trees are kept: [`file_fragments`] parses on its own so that a
 /// workspace-wide check never holds every tree.
 #[salsa::tracked(returns(ref), no_eq, lru = 32)]
-pub fn parse(db: &dyn Db, file: SourceFile) -> nacl_syntax::Parse {
-    nacl_syntax::parse(file.text(db))
+pub fn parse(db: &dyn Db, file: SourceFile) -> nacl_syntax::nacl::Parse {
+    nacl_syntax::nacl::parse(file.text(db))
 }
 
 /// The IDs of the elements a file defines, in order: the firewall between edits inside values

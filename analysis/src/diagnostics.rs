@@ -2,6 +2,7 @@
 //! references to elements or values that do not exist or that lead to themselves, and instance
 //! values that do not fit their types.
 
+use crate::codes::AnalysisCode;
 use crate::{
     db::{
         Db, ElementKey, SourceFile, Workspace, element_conflicts, element_exists, element_index, env_state,
@@ -11,14 +12,14 @@ use crate::{
     fragments::{TemplatePart, Value, ValueKind},
     resolve::{Resolution, resolve_reference},
 };
-use nacl_syntax::{ErrorCode, Severity, SyntaxError, TextRange};
+use nacl_syntax::{Code, Severity, SyntaxError, TextRange};
 use std::path::PathBuf;
 
 /// A problem in a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     /// Its stable code, which also gives its severity.
-    pub code: ErrorCode,
+    pub code: Code,
     /// Where it is, in bytes.
     pub range: TextRange,
     /// What is wrong.
@@ -87,7 +88,7 @@ fn conflicts(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: SourceF
                         message: "the other definition".to_owned(),
                     })
                     .collect();
-                out.push(Diagnostic { code: conflict.code, range, message: conflict.message.clone(), related });
+                out.push(Diagnostic { code: conflict.code.into(), range, message: conflict.message.clone(), related });
             }
         }
     }
@@ -104,7 +105,7 @@ fn references(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: Source
             Err(_) if in_template => return,
             Err(reason) => {
                 out.push(Diagnostic {
-                    code: ErrorCode::IllegalReference,
+                    code: AnalysisCode::IllegalReference.into(),
                     range,
                     message: format!("`{text}` is not a valid element ID: {reason}"),
                     related: Vec::new(),
@@ -132,23 +133,24 @@ fn references(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: Source
             let key = ElementKey::new(db, env.map(str::to_owned), id);
             let (code, message) = match resolve_reference(db, workspace, key) {
                 Resolution::Resolved => return,
-                Resolution::Missing(what) => {
-                    (ErrorCode::UnresolvedReference, format!("unresolved reference: `{text}` does not exist: {what}"))
-                }
+                Resolution::Missing(what) => (
+                    AnalysisCode::UnresolvedReference,
+                    format!("unresolved reference: `{text}` does not exist: {what}"),
+                ),
                 Resolution::Circular => (
-                    ErrorCode::CircularReference,
+                    AnalysisCode::CircularReference,
                     format!(
                         "circular reference: following the value of `{text}` through references leads back to where it started"
                     ),
                 ),
             };
-            out.push(Diagnostic { code, range, message, related: Vec::new() });
+            out.push(Diagnostic { code: code.into(), range, message, related: Vec::new() });
             return;
         }
         let what = if top.id_type == IdType::Var { "variable" } else { "element" };
         let where_ = env.map(|e| format!(" in environment `{e}`")).unwrap_or_default();
         out.push(Diagnostic {
-            code: ErrorCode::UnresolvedReference,
+            code: AnalysisCode::UnresolvedReference.into(),
             range,
             message: format!("unresolved reference: {what} `{top}` does not exist{where_}"),
             related: Vec::new(),
@@ -195,7 +197,7 @@ fn static_files(db: &dyn Db, workspace: Workspace, file: SourceFile, out: &mut V
     let mut check = |path: &str, range: TextRange| {
         let Some(relative) = relative_static_path(path) else {
             out.push(Diagnostic {
-                code: ErrorCode::StaticFileOutsideWorkspace,
+                code: AnalysisCode::StaticFileOutsideWorkspace.into(),
                 range,
                 message: format!(
                     "`{path}` leaves the static-resources folder; `file()` paths are relative to it and stay inside"
@@ -212,7 +214,7 @@ fn static_files(db: &dyn Db, workspace: Workspace, file: SourceFile, out: &mut V
                 Some(why) => format!("static file `{path}` is not read: {why}"),
                 None => format!("static file `{path}` does not exist: expected it at `{expected}`"),
             };
-            out.push(Diagnostic { code: ErrorCode::MissingStaticFile, range, message, related: Vec::new() });
+            out.push(Diagnostic { code: AnalysisCode::MissingStaticFile.into(), range, message, related: Vec::new() });
         }
     };
     walk_values(&file_fragments(db, file).fragments, &mut |value| {

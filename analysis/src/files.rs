@@ -2,7 +2,8 @@
 //! [`open_regular`]: only regular files (after following links), never blocking on a FIFO or a
 //! device, and never more than a size cap.
 
-use nacl_syntax::{ErrorCode, SyntaxError, TextRange, TextSize};
+use crate::codes::AnalysisCode;
+use nacl_syntax::{SyntaxError, TextRange, TextSize};
 use std::{
     fs::File,
     io::{self, Read},
@@ -323,9 +324,9 @@ pub fn load(path: &Path) -> LoadedFile {
         |code, message: String| LoadedFile { text: String::new(), error: Some(SyntaxError::at(code, start, message)) };
     match read_regular(path, MAX_FILE_SIZE) {
         Err(err) if err.kind() == io::ErrorKind::FileTooLarge => {
-            fail(ErrorCode::FileTooLarge, format!("cannot analyse the file: {err}"))
+            fail(AnalysisCode::FileTooLarge, format!("cannot analyse the file: {err}"))
         }
-        Err(err) => fail(ErrorCode::UnreadableFile, format!("cannot read the file: {err}")),
+        Err(err) => fail(AnalysisCode::UnreadableFile, format!("cannot read the file: {err}")),
         Ok(bytes) => decode(bytes),
     }
 }
@@ -341,7 +342,7 @@ pub fn decode(bytes: Vec<u8>) -> LoadedFile {
             let at = TextSize::from(u32::try_from(valid_up_to).unwrap_or(u32::MAX));
             let message =
                 format!("the file is not valid UTF-8 (first bad byte at offset {valid_up_to}); save it as UTF-8");
-            LoadedFile { text, error: Some(SyntaxError::new(ErrorCode::InvalidUtf8, TextRange::empty(at), message)) }
+            LoadedFile { text, error: Some(SyntaxError::new(AnalysisCode::InvalidUtf8, TextRange::empty(at), message)) }
         }
     }
 }
@@ -358,7 +359,7 @@ mod tests {
         std::fs::write(&path, b"salto.t a {\n  x = \"\xff\"\n}\n").expect("write");
         let loaded = load(&path);
         let error = loaded.error.expect("an encoding error");
-        assert_eq!(error.code, ErrorCode::InvalidUtf8);
+        assert_eq!(error.code, AnalysisCode::InvalidUtf8);
         assert_eq!(u32::from(error.range.start()), 19);
         std::fs::remove_dir_all(&dir).ok();
     }

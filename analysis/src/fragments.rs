@@ -4,8 +4,9 @@
 //! Values keep their byte ranges so diagnostics and navigation can point back into the file.
 
 use crate::elem_id::{CONFIG_NAME, ElemId, IdType, VARIABLES_NAMESPACE};
-use nacl_syntax::{
-    Parse, TextRange,
+use nacl_syntax::TextRange;
+use nacl_syntax::nacl::{
+    Parse,
     ast::{AstNodeExt, Attribute, Block, BodyItem, Call, LiteralValue, StringPart, TopLevelKind, Value as AstValue},
 };
 use std::sync::Arc;
@@ -373,8 +374,8 @@ fn string_kind(
     }
     // Rebuild the literal text between references with the same decoding as the whole string.
     let mut out = Vec::new();
-    let mut text = nacl_syntax::StringDecoder::default();
-    let flush = |text: &mut nacl_syntax::StringDecoder, out: &mut Vec<TemplatePart>, last: bool| {
+    let mut text = nacl_syntax::nacl::StringDecoder::default();
+    let flush = |text: &mut nacl_syntax::nacl::StringDecoder, out: &mut Vec<TemplatePart>, last: bool| {
         let text = std::mem::take(text);
         let piece = if last && multiline { text.finish_multiline() } else { text.finish() };
         if !piece.is_empty() {
@@ -418,7 +419,7 @@ mod tests {
     use super::*;
 
     fn ids(text: &str) -> Vec<String> {
-        fragments(&nacl_syntax::parse(text)).iter().map(|f| f.id.to_string()).collect()
+        fragments(&nacl_syntax::nacl::parse(text)).iter().map(|f| f.id.to_string()).collect()
     }
 
     #[test]
@@ -442,7 +443,7 @@ mod tests {
     #[test]
     fn values_keep_their_meaning() {
         let text = "salto.t i {\n  a = \"x${ salto.t.instance.j }y\"\n  b = [1, true]\n  c = file(\"p\", \"utf8\")\n  d = salto.t.instance.j.a\n}\n";
-        let fragment = &fragments(&nacl_syntax::parse(text))[0];
+        let fragment = &fragments(&nacl_syntax::nacl::parse(text))[0];
         let kinds: Vec<&ValueKind> = fragment.values.iter().map(|e| &e.value.kind).collect();
         assert!(matches!(kinds[0], ValueKind::Template(parts) if parts.len() == 3));
         assert!(matches!(kinds[1], ValueKind::List(items) if items.len() == 2));
@@ -453,7 +454,7 @@ mod tests {
     #[test]
     fn fields_and_annotation_types_are_read() {
         let text = "type salto.t {\n  annotations {\n    string label {\n    }\n  }\n  \"List<string>\" tags {\n    _required = true\n  }\n  label = \"T\"\n}\n";
-        let fragment = &fragments(&nacl_syntax::parse(text))[0];
+        let fragment = &fragments(&nacl_syntax::nacl::parse(text))[0];
         assert_eq!(&*fragment.annotation_types[0].name, "label");
         assert_eq!(&*fragment.fields[0].type_name, "List<string>");
         assert_eq!(&*fragment.fields[0].annotations[0].key, "_required");

@@ -6,9 +6,10 @@ use crate::{
     elem_id::{ElemId, IdType},
     navigation::{Symbol, token_symbol},
 };
-use nacl_syntax::{
+use nacl_syntax::TextRange;
+use nacl_syntax::nacl::{
     SyntaxKind::*,
-    SyntaxNode, SyntaxToken, TextRange,
+    SyntaxNode, SyntaxToken,
     ast::{AstNodeExt, Block},
 };
 
@@ -142,7 +143,7 @@ fn declares_type(token: &SyntaxToken) -> bool {
 }
 
 /// How an element ID is highlighted: by what it names, declared when it is a header's own name.
-fn element_kind(id: &ElemId, declared: bool, parent: nacl_syntax::SyntaxKind) -> (HighlightKind, bool, bool) {
+fn element_kind(id: &ElemId, declared: bool, parent: nacl_syntax::nacl::SyntaxKind) -> (HighlightKind, bool, bool) {
     let builtin = id.adapter.is_empty();
     match id.id_type {
         IdType::Type if id.name_parts.is_empty() => (HighlightKind::Type, declared, builtin),
@@ -158,7 +159,7 @@ mod tests {
 
     /// Each highlighted word with its kind and flags, one per line.
     fn shown(text: &str) -> String {
-        let root = nacl_syntax::parse(text).syntax();
+        let root = nacl_syntax::nacl::parse(text).syntax();
         highlights(&root, None)
             .iter()
             .map(|h| {

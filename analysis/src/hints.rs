@@ -9,9 +9,10 @@ use crate::{
     navigation::{Symbol, is_file_path, short_value, token_symbol},
     workspace::LoadedWorkspace,
 };
-use nacl_syntax::{
+use nacl_syntax::TextRange;
+use nacl_syntax::nacl::{
     SyntaxKind::*,
-    SyntaxNode, TextRange,
+    SyntaxNode,
     ast::{AstNodeExt, StringLit},
 };
 use std::path::{Path, PathBuf};

@@ -13,7 +13,8 @@ use crate::{
     types::{FieldInfo, type_info},
     workspace::LoadedWorkspace,
 };
-use nacl_syntax::{SyntaxKind::*, SyntaxNode, SyntaxToken, TextRange};
+use nacl_syntax::TextRange;
+use nacl_syntax::nacl::{SyntaxKind::*, SyntaxNode, SyntaxToken};
 use std::path::Path;
 
 /// What a position in a value is, as far as the types say.

@@ -1,7 +1,7 @@
 //! Salto's workspace layout: where the root is, which environments exist, and which source
 //! (common, one environment, or adapter config) each file belongs to.
 
-use nacl_syntax::ast::Value;
+use nacl_syntax::nacl::ast::Value;
 use std::path::{Path, PathBuf};
 
 /// The folder holding a workspace's configuration.
@@ -136,7 +136,7 @@ fn read_env_names(root: &Path) -> Vec<String> {
     let path = root.join(CONFIG_DIR).join("envs.nacl");
     let Ok(bytes) = crate::files::read_regular(&path, crate::files::MAX_CONFIG_SIZE) else { return Vec::new() };
     let Ok(text) = String::from_utf8(bytes) else { return Vec::new() };
-    let parse = nacl_syntax::parse(&text);
+    let parse = nacl_syntax::nacl::parse(&text);
     let mut names = Vec::new();
     for block in parse.tree().blocks() {
         let Some(body) = block.body() else { continue };

@@ -6,18 +6,19 @@
 //! primitive type with one name is reported instead of silently keeping the last, and every
 //! conflict names the full path of the conflicting key and points at every fragment involved.
 
+use crate::codes::AnalysisCode;
 use crate::{
     elem_id::ElemId,
     fragments::{Entry, FieldDef, Fragment, FragmentKind, ValueKind},
 };
-use nacl_syntax::{ErrorCode, TextRange};
+use nacl_syntax::TextRange;
 use std::sync::Arc;
 
 /// A problem between fragments, located in each fragment involved.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Conflict<F> {
     /// What kind of conflict.
-    pub code: ErrorCode,
+    pub code: AnalysisCode,
     /// What is wrong, in words.
     pub message: String,
     /// Where: one place in each fragment involved.
@@ -119,7 +120,7 @@ pub fn merge<F: Copy + Eq>(id: ElemId, fragments: &[(F, &Fragment)]) -> MergedEl
         if field.defs.iter().any(|(_, d)| d.type_name != field.type_name) {
             let types: Vec<&str> = field.defs.iter().map(|(_, d)| &*d.type_name).collect();
             merged.conflicts.push(Conflict {
-                code: ErrorCode::ConflictingFieldTypes,
+                code: AnalysisCode::ConflictingFieldTypes,
                 message: format!(
                     "field `{}` of `{name}` is declared with different types: {}",
                     field.name,
@@ -154,7 +155,7 @@ pub fn merge<F: Copy + Eq>(id: ElemId, fragments: &[(F, &Fragment)]) -> MergedEl
         .collect();
     for duplicate in duplicates {
         merged.conflicts.push(Conflict {
-            code: ErrorCode::DuplicateAnnotationType,
+            code: AnalysisCode::DuplicateAnnotationType,
             message: format!(
                 "annotation type `{duplicate}` of `{name}` is declared in several fragments; declare it once"
             ),
@@ -183,7 +184,7 @@ fn check_kinds<F: Copy + Eq>(merged: &mut MergedElement<F>, fragments: &[(F, &Fr
     let primitives = kinds.iter().filter(|k| matches!(k, FragmentKind::Primitive(_))).count();
     if objects > 0 && primitives > 0 {
         merged.conflicts.push(conflict(
-            ErrorCode::ConflictingTypeKinds,
+            AnalysisCode::ConflictingTypeKinds,
             format!(
                 "`{name}` is defined both as an object type and as a primitive type; Salto would silently keep only one"
             ),
@@ -193,14 +194,14 @@ fn check_kinds<F: Copy + Eq>(merged: &mut MergedElement<F>, fragments: &[(F, &Fr
     }
     match &merged.kind {
         FragmentKind::Variable => merged.conflicts.push(conflict(
-            ErrorCode::DuplicateVariable,
+            AnalysisCode::DuplicateVariable,
             format!("variable `{name}` is defined {} times; define it once", fragments.len()),
             all,
         )),
         FragmentKind::Primitive(_) => {
             if kinds.windows(2).any(|w| w[0] != w[1]) {
                 merged.conflicts.push(conflict(
-                    ErrorCode::ConflictingPrimitive,
+                    AnalysisCode::ConflictingPrimitive,
                     format!("the fragments of `{name}` give it different primitive categories"),
                     all,
                 ));
@@ -213,7 +214,7 @@ fn check_kinds<F: Copy + Eq>(merged: &mut MergedElement<F>, fragments: &[(F, &Fr
                 .collect();
             if settings.windows(2).any(|w| w[0] != w[1]) {
                 merged.conflicts.push(conflict(
-                    ErrorCode::ConflictingSettings,
+                    AnalysisCode::ConflictingSettings,
                     format!("some fragments of `{name}` use `settings` and others `type`; use one keyword for all"),
                     all.clone(),
                 ));
@@ -225,7 +226,7 @@ fn check_kinds<F: Copy + Eq>(merged: &mut MergedElement<F>, fragments: &[(F, &Fr
             if metas.windows(2).any(|w| w[0] != w[1]) {
                 let with_meta = headers(fragments, |f| matches!(&f.kind, FragmentKind::Object { meta: Some(_), .. }));
                 merged.conflicts.push(conflict(
-                    ErrorCode::ConflictingMetaType,
+                    AnalysisCode::ConflictingMetaType,
                     format!("the fragments of `{name}` give it different meta types"),
                     with_meta,
                 ));
@@ -273,7 +274,7 @@ fn merge_entries<F: Copy + Eq>(
                 merge_entries(&inner, &full, owner, conflicts);
             }
             None => conflicts.push(Conflict {
-                code: ErrorCode::DuplicateValue,
+                code: AnalysisCode::DuplicateValue,
                 message: format!(
                     "`{full}` of `{owner}` is set in {} fragments; a value can be set only once",
                     entry.defs.len()
@@ -292,7 +293,7 @@ mod tests {
 
     /// Merges the fragments of `id` across the given files (file index, text).
     fn merge_texts(texts: &[&str], id: &str) -> MergedElement<usize> {
-        let parsed: Vec<Vec<Fragment>> = texts.iter().map(|t| fragments(&nacl_syntax::parse(t))).collect();
+        let parsed: Vec<Vec<Fragment>> = texts.iter().map(|t| fragments(&nacl_syntax::nacl::parse(t))).collect();
         let parts: Vec<(usize, &Fragment)> = parsed
             .iter()
             .enumerate()

@@ -8,11 +8,12 @@ use crate::{
     state::StateKind,
     workspace::LoadedWorkspace,
 };
-use nacl_syntax::{
+use nacl_syntax::nacl::{
     SyntaxKind::*,
-    SyntaxNode, TextRange, TextSize,
+    SyntaxNode,
     ast::{AstNodeExt, Block, Label, TopLevelKind},
 };
+use nacl_syntax::{TextRange, TextSize};
 use std::path::{Path, PathBuf};
 
 /// A place a definition is: a file and a range in it (empty for a whole static file).
@@ -332,7 +333,7 @@ pub(crate) fn symbol_at(root: &SyntaxNode, offset: TextSize) -> Option<(Symbol, 
 }
 
 /// The symbol a word token is part of.
-pub(crate) fn token_symbol(token: &nacl_syntax::SyntaxToken) -> Option<Symbol> {
+pub(crate) fn token_symbol(token: &nacl_syntax::nacl::SyntaxToken) -> Option<Symbol> {
     let parent = token.parent()?;
     match (token.kind(), parent.kind()) {
         (IDENT, REFERENCE | TEMPLATE) => ElemId::parse(token.text()).ok().map(Symbol::Element),
@@ -457,7 +458,7 @@ fn file_argument(string: &SyntaxNode) -> Option<Symbol> {
     if !is_file_path(string) {
         return None;
     }
-    let value = nacl_syntax::ast::StringLit::cast(string.clone())?.value();
+    let value = nacl_syntax::nacl::ast::StringLit::cast(string.clone())?.value();
     Some(Symbol::StaticFile(value))
 }
 
@@ -482,13 +483,13 @@ pub fn element_id_at(root: &SyntaxNode, offset: TextSize) -> Option<ElemId> {
         match node.kind() {
             ATTRIBUTE => {
                 let key = node.children().find(|n| n.kind() == KEY)?;
-                path.push(nacl_syntax::ast::Key::cast(key)?.text().into_owned());
+                path.push(nacl_syntax::nacl::ast::Key::cast(key)?.text().into_owned());
             }
             LIST => {
                 if let Some(item) = &previous {
                     let index = node
                         .children()
-                        .filter(|n| nacl_syntax::ast::Value::cast(n.clone()).is_some())
+                        .filter(|n| nacl_syntax::nacl::ast::Value::cast(n.clone()).is_some())
                         .position(|n| &n == item);
                     path.extend(index.map(|i| i.to_string()));
                 }

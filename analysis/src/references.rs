@@ -11,11 +11,12 @@ use crate::{
     navigation::{Symbol, symbol_at, token_symbol},
     workspace::LoadedWorkspace,
 };
-use nacl_syntax::{
+use nacl_syntax::nacl::{
     SyntaxKind::*,
-    SyntaxNode, SyntaxToken, TextRange, TextSize,
+    SyntaxNode, SyntaxToken,
     ast::{AstNodeExt, Block, Label},
 };
+use nacl_syntax::{TextRange, TextSize};
 use rayon::prelude::*;
 use std::{
     path::{Path, PathBuf},
@@ -378,7 +379,7 @@ fn annotation_declaration(token: &SyntaxToken) -> Option<(ElemId, String)> {
 
 /// The occurrences of `named` in one file.
 fn file_occurrences(path: &Path, text: &str, named: &Named) -> Vec<Occurrence> {
-    tree_occurrences(path, &nacl_syntax::parse(text).syntax(), named)
+    tree_occurrences(path, &nacl_syntax::nacl::parse(text).syntax(), named)
 }
 
 /// The occurrences of `named` in one parsed file.

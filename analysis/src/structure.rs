@@ -1,11 +1,12 @@
 //! The structure of one file, from its syntax alone: the outline (document symbols), the regions an
 //! editor can fold and the steps of "expand selection". None waits for the workspace to be analysed.
 
-use nacl_syntax::{
+use nacl_syntax::nacl::{
     SyntaxKind::*,
-    SyntaxNode, TextRange, TextSize,
+    SyntaxNode,
     ast::{AstNodeExt, Attribute, Block, BodyItem, TopLevelKind, Value},
 };
+use nacl_syntax::{TextRange, TextSize};
 
 /// What an outline entry is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -224,7 +225,7 @@ mod tests {
     fn outline_follows_the_blocks() {
         let text = "type salto.t {\n  annotations {\n    string label {\n    }\n  }\n  string name {\n    label = \"N\"\n  }\n  tags = [\n  ]\n}\nsalto.t i {\n  name = \"x\"\n  nested = {\n    a = 1\n  }\n}\nvars {\n  v = 1\n}\n";
         let mut out = String::new();
-        outline(&document_symbols(&nacl_syntax::parse(text).syntax()), 0, &mut out);
+        outline(&document_symbols(&nacl_syntax::nacl::parse(text).syntax()), 0, &mut out);
         expect_test::expect![[r#"
             Type salto.t type
               AnnotationType annotations 
@@ -245,7 +246,7 @@ mod tests {
     #[test]
     fn folds_span_lines_and_comment_runs() {
         let text = "// one\n// two\nsalto.t i {\n  l = [1]\n  m = [\n    1,\n  ]\n}\n";
-        let parse = nacl_syntax::parse(text);
+        let parse = nacl_syntax::nacl::parse(text);
         let folds: Vec<(FoldKind, &str)> =
             folding_ranges(&parse.syntax(), text).iter().map(|f| (f.kind, &text[f.range])).collect();
         assert_eq!(

@@ -5,6 +5,7 @@
 //! range message names both bounds correctly, numeric `values` restrictions compare numbers, and
 //! warnings are never hidden behind errors.
 
+use crate::codes::AnalysisCode;
 use crate::{
     db::{
         Db, ElementKey, SourceFile, Workspace, element_files, element_index, env_state, file_fragments, fragments_of,
@@ -14,7 +15,7 @@ use crate::{
     fragments::{Entry, Fragment, FragmentKind, Primitive, Value, ValueKind, value_at},
     types::{FieldInfo, Restriction, builtin_primitive, type_info, type_suggestion},
 };
-use nacl_syntax::{ErrorCode, TextRange};
+use nacl_syntax::TextRange;
 
 /// Keys that are instance annotations, not values (Salto moves them out of the value).
 const INSTANCE_ANNOTATIONS: [&str; 10] = [
@@ -61,7 +62,7 @@ pub(crate) fn instances(
         out.extend(found);
         for field in missing_required_fields(db, workspace, env, fragment, info) {
             out.push(warning(
-                ErrorCode::MissingRequiredField,
+                AnalysisCode::MissingRequiredField,
                 fragment.header_range,
                 format!("`{}` does not set `{}`, which its type marks `_required`", fragment.id, field.name),
             ));
@@ -110,7 +111,7 @@ fn hidden_value_conflicts(
         let file = state.file_of(element).map(std::path::Path::to_path_buf).unwrap_or_default();
         let shown = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         out.push(Diagnostic {
-            code: ErrorCode::DuplicateValue,
+            code: AnalysisCode::DuplicateValue.into(),
             range: at,
             message: format!(
                 "`{}` of `{}` is also in Salto's state (`{shown}`), which keeps it because its field is hidden (`_hidden_value`); Salto reports a merge conflict: remove it from NaCl",
@@ -143,7 +144,7 @@ fn missing_type<'db>(
     match state {
         // Salto merges only hidden state types: a visible one is in the service but not in NaCl.
         Some(state) if state.element(type_id).is_some() => out.push(warning(
-            ErrorCode::TypeOnlyInState,
+            AnalysisCode::TypeOnlyInState,
             at,
             format!(
                 "type `{type_id}` is only in Salto's state, where it is not hidden, so Salto does not merge it and `{}` is not type-checked; fetch it into NaCl to check it",
@@ -151,7 +152,7 @@ fn missing_type<'db>(
             ),
         )),
         Some(_) => out.push(warning(
-            ErrorCode::MissingType,
+            AnalysisCode::MissingType,
             at,
             format!(
                 "type `{type_id}` does not exist in NaCl nor in Salto's state{}, so `{}` is not type-checked",
@@ -167,7 +168,7 @@ fn missing_type<'db>(
                 && let Some(suggestion) = type_suggestion(db, workspace, key)
             {
                 out.push(warning(
-                    ErrorCode::MissingType,
+                    AnalysisCode::MissingType,
                     at,
                     format!(
                         "type `{type_id}` does not exist (did you mean `{suggestion}`?), so `{}` is not type-checked",
@@ -218,8 +219,8 @@ fn instance_keys(
     keys
 }
 
-fn warning(code: ErrorCode, range: TextRange, message: String) -> Diagnostic {
-    Diagnostic { code, range, message, related: Vec::new() }
+fn warning(code: AnalysisCode, range: TextRange, message: String) -> Diagnostic {
+    Diagnostic { code: code.into(), range, message, related: Vec::new() }
 }
 
 /// What a field's type expects of a value.
@@ -299,7 +300,7 @@ impl Checker<'_> {
                 None if info.closed && !(path.len() == 1 && INSTANCE_ANNOTATIONS.contains(&&*entry.key)) => {
                     let at = if path.len() == 1 { String::new() } else { format!(" (at `{}`)", shown_path(path)) };
                     out.push(warning(
-                        ErrorCode::AdditionalProperty,
+                        AnalysisCode::AdditionalProperty,
                         entry.key_range,
                         format!("`{}` is not a field of `{type_id}`, which does not allow other keys (`_additional_properties = false`){at}", entry.key),
                     ))
@@ -338,7 +339,7 @@ impl Checker<'_> {
                     }
                 } else if let Some(found) = mismatch(&Expected::Object, value) {
                     out.push(warning(
-                        ErrorCode::InvalidValueType,
+                        AnalysisCode::InvalidValueType,
                         value.range,
                         format!("`{key}` expects a map (type `{type_name}`), found {found}"),
                     ));
@@ -354,7 +355,7 @@ impl Checker<'_> {
                 && items.len() as f64 > max
             {
                 out.push(warning(
-                    ErrorCode::RestrictionViolation,
+                    AnalysisCode::RestrictionViolation,
                     value.range,
                     format!("`{key}` has {} items; its restriction allows at most {max}", items.len()),
                 ));
@@ -384,7 +385,7 @@ impl Checker<'_> {
                 _ => "an object".to_owned(),
             };
             out.push(warning(
-                ErrorCode::InvalidValueType,
+                AnalysisCode::InvalidValueType,
                 value.range,
                 format!("`{key}` expects {wanted} (type `{type_name}`), found {found}"),
             ));
@@ -428,7 +429,7 @@ impl Checker<'_> {
             // Reported where the object starts: its `{`.
             let at = TextRange::at(value.range.start(), 1.into());
             out.push(warning(
-                ErrorCode::MissingRequiredField,
+                AnalysisCode::MissingRequiredField,
                 at,
                 format!(
                     "`{}` does not set `{}`, which its type `{type_name}` marks `_required`",
@@ -529,7 +530,7 @@ fn restricted(restriction: &Restriction, key: &str, value: &Value, out: &mut Vec
     if !matches!(value.kind, ValueKind::String(_) | ValueKind::Number(_) | ValueKind::Bool(_)) {
         return;
     }
-    let mut report = |message: String| out.push(warning(ErrorCode::RestrictionViolation, value.range, message));
+    let mut report = |message: String| out.push(warning(AnalysisCode::RestrictionViolation, value.range, message));
     if let Some(allowed) = &restriction.values
         && !allowed.iter().any(|a| same(a, value))
     {

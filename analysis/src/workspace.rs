@@ -1,5 +1,6 @@
 //! Loading a workspace from disk into the database, and checking all of it.
 
+use crate::codes::AnalysisCode;
 use crate::{
     db::{RootDatabase, SourceFile, StaticFiles, Workspace},
     diagnostics::{Diagnostic, file_diagnostics},
@@ -111,9 +112,9 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
         .into_iter()
         .map(|e| {
             let code = if e.error.kind() == std::io::ErrorKind::QuotaExceeded {
-                nacl_syntax::ErrorCode::WorkspaceTooLarge
+                AnalysisCode::WorkspaceTooLarge
             } else {
-                nacl_syntax::ErrorCode::UnreadableFile
+                AnalysisCode::UnreadableFile
             };
             let error = nacl_syntax::SyntaxError::at(code, 0.into(), e.error.to_string());
             (e.path, Diagnostic::from_syntax(&error))
@@ -125,7 +126,7 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
             bytes.into_inner() >> 20,
             MAX_WORKSPACE_BYTES >> 20
         );
-        let error = nacl_syntax::SyntaxError::at(nacl_syntax::ErrorCode::WorkspaceTooLarge, 0.into(), message);
+        let error = nacl_syntax::SyntaxError::at(AnalysisCode::WorkspaceTooLarge, 0.into(), message);
         load_errors.push((root.to_path_buf(), Diagnostic::from_syntax(&error)));
     }
     let mut source_files = Vec::with_capacity(loaded.len());
@@ -359,7 +360,7 @@ impl LoadedWorkspace {
     }
 
     /// The syntax tree of the file at `path` (kept for the files editors ask about most).
-    pub fn syntax(&self, path: &Path) -> Option<nacl_syntax::SyntaxNode> {
+    pub fn syntax(&self, path: &Path) -> Option<nacl_syntax::nacl::SyntaxNode> {
         self.file(path).map(|f| crate::db::parse(&self.db, f).syntax())
     }
 

@@ -7,7 +7,6 @@
 //! counted and printed, not failed; every other error fails the test.
 
 use nacl_analysis::{layout, workspace};
-use nacl_syntax::ErrorCode;
 use std::collections::BTreeMap;
 
 /// The static-file paths the corpus manifest of a workspace lists.
@@ -40,7 +39,7 @@ fn corpus_workspaces_have_no_errors() {
                 if diagnostic.severity() != nacl_syntax::Severity::Error {
                     continue;
                 }
-                let unpacked = diagnostic.code == ErrorCode::MissingStaticFile
+                let unpacked = diagnostic.code == nacl_analysis::codes::AnalysisCode::MissingStaticFile
                     && missing_path(&diagnostic.message).is_some_and(|p| !manifest.iter().any(|m| m.ends_with(p)));
                 if unpacked {
                     not_packed += 1;

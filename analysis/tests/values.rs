@@ -43,7 +43,7 @@ fn values_match_their_snapshots() {
     assert!(!files.is_empty());
     for path in files {
         let text = std::fs::read_to_string(&path).expect("fixtures are UTF-8");
-        let parse = nacl_syntax::parse(&text);
+        let parse = nacl_syntax::nacl::parse(&text);
         assert!(parse.errors().is_empty(), "{}: {:?}", path.display(), parse.errors());
         let mut out = String::new();
         for fragment in fragments(&parse) {

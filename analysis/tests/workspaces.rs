@@ -163,7 +163,7 @@ fn hovers_in_the_demo_workspace() {
 #[test]
 fn element_ids_at_positions() {
     let text = "type salto.t {\n  annotations {\n    string label {\n    }\n  }\n  string name {\n    label = \"N\"\n  }\n  doc = \"D\"\n}\nsalto.t i {\n  name = \"x\"\n  tags = [\n    \"a\",\n    {\n      deep = 1\n    },\n  ]\n}\nsalto.s {\n  a = 1\n}\nvars {\n  v = 1\n}\n";
-    let root = nacl_syntax::parse(text).syntax();
+    let root = nacl_syntax::nacl::parse(text).syntax();
     let id_at = |needle: &str, skip: usize| {
         let at = text.find(needle).unwrap_or_else(|| panic!("{needle}")) + skip;
         nacl_analysis::navigation::element_id_at(&root, nacl_syntax::TextSize::from(at as u32)).map(|id| id.to_string())

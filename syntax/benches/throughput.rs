@@ -34,18 +34,18 @@ fn main() {
         .filter_map(|p| std::fs::read_to_string(p).ok())
         .collect();
     let bytes: usize = texts.iter().map(String::len).sum();
-    let tokens: usize = texts.iter().map(|t| nacl_syntax::lexer::lex(t).tokens.len()).sum();
+    let tokens: usize = texts.iter().map(|t| nacl_syntax::nacl::lexer::lex(t).tokens.len()).sum();
     println!("corpus: {} files, {:.1} MB, {} tokens", texts.len(), bytes as f64 / 1e6, tokens);
     println!("{:<48} {:>10} {:>10}", "stage (single thread, best of rounds)", "time", "MB/s");
 
     type Stage = (&'static str, fn(&str) -> usize);
     let stages: [Stage; 5] = [
         ("count lines (reference)", |t| t.bytes().filter(|&b| b == b'\n').count()),
-        ("lex", |t| nacl_syntax::lexer::lex(t).tokens.len()),
+        ("lex", |t| nacl_syntax::nacl::lexer::lex(t).tokens.len()),
         ("rowan tree of the tokens, no parsing (floor)", |t| {
-            let lexed = nacl_syntax::lexer::lex(t);
+            let lexed = nacl_syntax::nacl::lexer::lex(t);
             let mut b = rowan::GreenNodeBuilder::new();
-            b.start_node(nacl_syntax::SyntaxKind::SOURCE_FILE.into());
+            b.start_node(nacl_syntax::nacl::SyntaxKind::SOURCE_FILE.into());
             let mut at = 0usize;
             for tok in &lexed.tokens {
                 let end = at + tok.len as usize;
@@ -55,16 +55,16 @@ fn main() {
             b.finish_node();
             b.finish().children().len()
         }),
-        ("parse (lex + CST + structure checks)", |t| nacl_syntax::parse(t).errors().len()),
-        ("parse + format", |t| nacl_syntax::format::format(t).len()),
+        ("parse (lex + CST + structure checks)", |t| nacl_syntax::nacl::parse(t).errors().len()),
+        ("parse + format", |t| nacl_syntax::nacl::format::format(t).len()),
     ];
     for (name, stage) in stages {
         report(name, bytes, best_of(rounds, || texts.iter().map(|t| stage(t)).sum()));
     }
 
-    let parses: Vec<nacl_syntax::Parse> = texts.iter().map(|t| nacl_syntax::parse(t)).collect();
+    let parses: Vec<nacl_syntax::nacl::Parse> = texts.iter().map(|t| nacl_syntax::nacl::parse(t)).collect();
     let format_only = best_of(rounds, || {
-        texts.iter().zip(&parses).map(|(t, p)| nacl_syntax::format::format_parsed(t, p).len()).sum()
+        texts.iter().zip(&parses).map(|(t, p)| nacl_syntax::nacl::format::format_parsed(t, p).len()).sum()
     });
     report("format an already parsed tree", bytes, format_only);
 
@@ -76,13 +76,13 @@ fn main() {
         }
         big.push_str(text);
     }
-    let time = best_of(rounds.max(20), || nacl_syntax::format::format(&big).len());
+    let time = best_of(rounds.max(20), || nacl_syntax::nacl::format::format(&big).len());
     println!("format one {:.2} MB file (parse + format): {:.1} ms", big.len() as f64 / 1e6, time.as_secs_f64() * 1e3);
 
     // Linear growth: parsing one file of 10x the blocks takes about 10x the time.
     for blocks in [20_000, 200_000] {
         let text = generated(blocks);
-        let time = best_of(rounds, || nacl_syntax::parse(&text).errors().len());
+        let time = best_of(rounds, || nacl_syntax::nacl::parse(&text).errors().len());
         report(&format!("parse one generated file of {blocks} blocks"), text.len(), time);
     }
 }

@@ -28,7 +28,7 @@ fn corpus_parses_cleanly_and_losslessly() {
     let failures: BTreeMap<&str, Vec<String>> = texts
         .par_iter()
         .filter_map(|(name, text)| {
-            let parse = nacl_syntax::parse(text);
+            let parse = nacl_syntax::nacl::parse(text);
             let mut problems: Vec<String> = parse.errors().iter().map(|e| e.to_string()).collect();
             if parse.syntax().text() != text.as_str() {
                 problems.push("tree text differs from the file".into());
@@ -138,16 +138,16 @@ fn multiline_value_from_raw(raw: &str) -> String {
 
 #[test]
 fn corpus_multiline_values_are_their_raw_text() {
-    use nacl_syntax::{SyntaxKind, ast::AstNodeExt};
+    use nacl_syntax::nacl::{SyntaxKind, ast::AstNodeExt};
     let texts = corpus_texts();
     let counted = std::sync::atomic::AtomicUsize::new(0);
     let mismatches: Vec<String> = texts
         .par_iter()
         .flat_map_iter(|(name, text)| {
-            let parse = nacl_syntax::parse(text);
+            let parse = nacl_syntax::nacl::parse(text);
             let mut found = Vec::new();
             for node in parse.syntax().descendants().filter(|n| n.kind() == SyntaxKind::MULTILINE_STRING) {
-                let Some(string) = nacl_syntax::ast::MultilineString::cast(node.clone()) else { continue };
+                let Some(string) = nacl_syntax::nacl::ast::MultilineString::cast(node.clone()) else { continue };
                 counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let tokens: Vec<_> = node.children_with_tokens().collect();
                 let start = tokens.first().map(|t| t.text_range().end());

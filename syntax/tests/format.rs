@@ -4,21 +4,14 @@ mod common;
 
 use common::check_format_invariants;
 use proptest::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// Every `test_data/format/*.nacl` file formats to its `.fmt` snapshot, keeping its meaning and
+/// Every `test_data/nacl/format/*.nacl` file formats to its `.fmt` snapshot, keeping its meaning and
 /// comments and formatting twice like once.
 #[test]
 fn format_fixtures() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/format");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("test_data/format exists")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "nacl"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty());
-    for path in files {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/nacl/format");
+    for path in nacl_syntax::fixtures::files(&dir, "nacl") {
         let text = std::fs::read_to_string(&path).expect("fixtures are UTF-8");
         let formatted = check_format_invariants(&text);
         // expect-test reads snapshots with CRLF turned into LF; show carriage returns as `␍`
@@ -30,9 +23,9 @@ fn format_fixtures() {
 #[test]
 fn range_formatting_touches_only_the_blocks_in_range() {
     let text = "salto.t a {\n      x = 1\n}\nsalto.t b {\n      y = 2\n}\n";
-    let parse = nacl_syntax::parse(text);
+    let parse = nacl_syntax::nacl::parse(text);
     let b_start = nacl_syntax::TextSize::from(text.find("salto.t b").expect("b") as u32 + 3);
-    let edit = nacl_syntax::format::format_range(text, &parse, nacl_syntax::TextRange::empty(b_start))
+    let edit = nacl_syntax::nacl::format::format_range(text, &parse, nacl_syntax::TextRange::empty(b_start))
         .expect("a block intersects the range");
     let mut result = text.to_owned();
     result.replace_range(std::ops::Range::<usize>::from(edit.range), &edit.new_text);
@@ -124,7 +117,7 @@ proptest! {
     #[test]
     fn formatting_generated_files_keeps_meaning(blocks in prop::collection::vec((block(), layout()), 0..4)) {
         let text: String = blocks.into_iter().map(|(b, (pad, comment))| format!("{b}{comment}\n{pad}\n")).collect();
-        let parse = nacl_syntax::parse(&text);
+        let parse = nacl_syntax::nacl::parse(&text);
         prop_assume!(parse.errors().iter().all(|e| e.code.as_str().starts_with("E03")));
         check_format_invariants(&text);
     }

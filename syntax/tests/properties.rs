@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 
 fn check_invariants(text: &str) {
-    let parse = nacl_syntax::parse(text);
+    let parse = nacl_syntax::nacl::parse(text);
     assert_eq!(parse.syntax().to_string(), text);
     let len = nacl_syntax::TextSize::of(text);
     for error in parse.errors() {
@@ -92,14 +92,9 @@ fn deep_nesting_does_not_overflow_the_stack() {
     for open in ["[", "{", "a = {\n", "file("] {
         let text = format!("salto.t x {{\n  v = {}\n}}\n", open.repeat(20_000));
         check_invariants(&text);
-        let parse = nacl_syntax::parse(&text);
-        assert!(
-            parse
-                .errors()
-                .iter()
-                .any(|e| e.code == nacl_syntax::ErrorCode::NestingTooDeep
-                    || e.code == nacl_syntax::ErrorCode::Unclosed)
-        );
+        let parse = nacl_syntax::nacl::parse(&text);
+        assert!(parse.errors().iter().any(|e| e.code == nacl_syntax::nacl::ErrorCode::NestingTooDeep
+            || e.code == nacl_syntax::nacl::ErrorCode::Unclosed));
     }
     let nested_blocks = "a b {\n".repeat(10_000);
     check_invariants(&nested_blocks);

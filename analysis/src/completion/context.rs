@@ -2,11 +2,12 @@
 //! line, because a file being typed in is usually broken exactly where the cursor is.
 
 use crate::navigation::is_file_path;
-use nacl_syntax::{
+use nacl_syntax::nacl::{
     SyntaxKind::{self, *},
-    SyntaxNode, SyntaxToken, TextRange, TextSize,
+    SyntaxNode, SyntaxToken,
     ast::{AstNodeExt, Block, Key},
 };
+use nacl_syntax::{TextRange, TextSize};
 
 /// One step down from a top-level block's body towards the cursor.
 #[derive(Debug, Clone, PartialEq, Eq)]

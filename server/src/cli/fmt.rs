@@ -92,7 +92,7 @@ fn format_file(path: &Path, mode: Mode) -> Outcome {
         if let Some(error) = loaded.error {
             return Outcome::Failed(format!("{} (file left unchanged)", error.message));
         }
-        let formatted = nacl_syntax::format::format(&loaded.text);
+        let formatted = nacl_syntax::nacl::format::format(&loaded.text);
         return if formatted == loaded.text {
             Outcome::Unchanged
         } else {
@@ -126,7 +126,7 @@ fn format_in_place(path: &Path) -> Result<Option<(String, String)>, String> {
     if let Some(error) = loaded.error {
         return Err(error.message);
     }
-    let formatted = nacl_syntax::format::format(&loaded.text);
+    let formatted = nacl_syntax::nacl::format::format(&loaded.text);
     if formatted == loaded.text {
         return Ok(None);
     }
@@ -153,7 +153,7 @@ fn write_diff(out: &mut impl Write, path: &Path, original: &str, formatted: &str
 fn format_stdin(mode: Mode) -> io::Result<ExitCode> {
     let mut text = String::new();
     io::stdin().read_to_string(&mut text)?;
-    let formatted = nacl_syntax::format::format(&text);
+    let formatted = nacl_syntax::nacl::format::format(&text);
     let mut out = io::stdout().lock();
     match mode {
         Mode::Write => out.write_all(formatted.as_bytes())?,

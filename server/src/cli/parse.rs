@@ -12,7 +12,7 @@ use std::{
 /// Prints the syntax errors of `path` (and its tree with `tree`); exit code 1 when there are errors.
 pub fn run(path: &Path, tree: bool) -> io::Result<ExitCode> {
     let loaded = files::load(path);
-    let parse = nacl_syntax::parse(&loaded.text);
+    let parse = nacl_syntax::nacl::parse(&loaded.text);
     let mut out = io::stdout().lock();
     if tree {
         write!(out, "{:#?}", parse.syntax())?;

@@ -129,7 +129,7 @@ pub fn symbol_kind(kind: structure::SymbolKind) -> SymbolKind {
 }
 
 /// The outline of a document, as LSP document symbols.
-pub fn document_symbols(root: &nacl_syntax::SyntaxNode, lines: Lines<'_>) -> Vec<DocumentSymbol> {
+pub fn document_symbols(root: &nacl_syntax::nacl::SyntaxNode, lines: Lines<'_>) -> Vec<DocumentSymbol> {
     fn convert(symbol: &structure::Symbol, lines: Lines<'_>) -> DocumentSymbol {
         #[allow(deprecated)] // `deprecated` is a required field of the type
         DocumentSymbol {
@@ -147,7 +147,7 @@ pub fn document_symbols(root: &nacl_syntax::SyntaxNode, lines: Lines<'_>) -> Vec
 }
 
 /// The foldable regions of a document, by line.
-pub fn folding_ranges(root: &nacl_syntax::SyntaxNode, lines: Lines<'_>) -> Vec<FoldingRange> {
+pub fn folding_ranges(root: &nacl_syntax::nacl::SyntaxNode, lines: Lines<'_>) -> Vec<FoldingRange> {
     structure::folding_ranges(root, lines.text)
         .into_iter()
         .map(|fold| FoldingRange {
@@ -167,12 +167,12 @@ pub fn format(lines: Lines<'_>, range: Option<Range>) -> Vec<TextEdit> {
     let text = lines.text;
     let edit = match range {
         None => {
-            let formatted = nacl_syntax::format::format(text);
+            let formatted = nacl_syntax::nacl::format::format(text);
             (formatted != text).then_some((TextRange::up_to(TextSize::of(text)), formatted))
         }
         Some(range) => {
-            let parse = nacl_syntax::parse(text);
-            nacl_syntax::format::format_range(text, &parse, lines.text_range(range))
+            let parse = nacl_syntax::nacl::parse(text);
+            nacl_syntax::nacl::format::format_range(text, &parse, lines.text_range(range))
                 .filter(|edit| text[edit.range] != edit.new_text)
                 .map(|edit| (edit.range, edit.new_text))
         }

@@ -65,10 +65,10 @@ pub fn semantic_tokens(
 
 /// The syntax tree of an open document: the workspace's (kept between requests) when it holds
 /// the document, else parsed now.
-fn syntax_of(snapshot: &Snapshot, document: &OpenDocument) -> nacl_syntax::SyntaxNode {
+fn syntax_of(snapshot: &Snapshot, document: &OpenDocument) -> nacl_syntax::nacl::SyntaxNode {
     let kept = snapshot.workspace.as_ref().and_then(|w| w.syntax(&document.path));
     kept.filter(|root| usize::from(root.text_range().len()) == document.text.len())
-        .unwrap_or_else(|| nacl_syntax::parse(&document.text).syntax())
+        .unwrap_or_else(|| nacl_syntax::nacl::parse(&document.text).syntax())
 }
 
 /// The outline of a document.

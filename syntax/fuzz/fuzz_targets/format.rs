@@ -4,10 +4,10 @@
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    let once = nacl_syntax::format::format(text);
-    let twice = nacl_syntax::format::format(&once);
+    let once = nacl_syntax::nacl::format::format(text);
+    let twice = nacl_syntax::nacl::format::format(&once);
     assert_eq!(once, twice, "formatting must be idempotent");
-    let before = nacl_syntax::parse(text).errors().len();
-    let after = nacl_syntax::parse(&once).errors().len();
+    let before = nacl_syntax::nacl::parse(text).errors().len();
+    let after = nacl_syntax::nacl::parse(&once).errors().len();
     assert!(after <= before, "formatting added errors: {before} before, {after} after");
 });

@@ -2,7 +2,7 @@
 
 #![allow(dead_code)] // each test binary uses a different part
 
-use nacl_syntax::{
+use nacl_syntax::nacl::{
     Parse, SyntaxKind,
     ast::{AstNodeExt, Block, BodyItem, LiteralValue, Value},
 };
@@ -81,10 +81,10 @@ pub fn comments(parse: &Parse) -> Vec<String> {
 
 /// Checks what formatting must preserve; returns the formatted text.
 pub fn check_format_invariants(text: &str) -> String {
-    let before = nacl_syntax::parse(text);
-    let formatted = nacl_syntax::format::format_parsed(text, &before);
-    let after = nacl_syntax::parse(&formatted);
-    assert_eq!(nacl_syntax::format::format(&formatted), formatted, "formatting is not idempotent for:\n{text}");
+    let before = nacl_syntax::nacl::parse(text);
+    let formatted = nacl_syntax::nacl::format::format_parsed(text, &before);
+    let after = nacl_syntax::nacl::parse(&formatted);
+    assert_eq!(nacl_syntax::nacl::format::format(&formatted), formatted, "formatting is not idempotent for:\n{text}");
     assert!(
         after.errors().len() <= before.errors().len(),
         "formatting added errors: {:?}\ninput:\n{text}\nformatted:\n{formatted}",

@@ -46,7 +46,7 @@ pub fn read_and_count(files: &[PathBuf]) -> Rate {
 pub fn parse(texts: &[String]) -> Rate {
     let start = Instant::now();
     for text in texts {
-        std::hint::black_box(nacl_syntax::parse(text).errors().len());
+        std::hint::black_box(nacl_syntax::nacl::parse(text).errors().len());
     }
     Rate { bytes: texts.iter().map(|t| t.len() as u64).sum(), seconds: start.elapsed().as_secs_f64() }
 }
@@ -55,7 +55,7 @@ pub fn parse(texts: &[String]) -> Rate {
 pub fn format(texts: &[String]) -> Rate {
     let start = Instant::now();
     for text in texts {
-        std::hint::black_box(nacl_syntax::format::format(text).len());
+        std::hint::black_box(nacl_syntax::nacl::format::format(text).len());
     }
     Rate { bytes: texts.iter().map(|t| t.len() as u64).sum(), seconds: start.elapsed().as_secs_f64() }
 }

@@ -114,7 +114,7 @@ impl Writer {
         }
         // A folder too large to read whole (`/`, a home folder) is read up to the limits; say so.
         for (at, diagnostic) in workspace.load_errors.iter() {
-            if diagnostic.code == nacl_syntax::ErrorCode::WorkspaceTooLarge {
+            if diagnostic.code == nacl_analysis::codes::AnalysisCode::WorkspaceTooLarge {
                 let message = format!("{}: {}", at.display(), diagnostic.message);
                 self.outgoing.send(Outgoing::Show { level: MessageType::WARNING, message });
             }

@@ -1,6 +1,6 @@
 //! Decoding string contents: JSON escapes in `"` strings, the few escapes of `'''` strings.
 
-use crate::SyntaxKind::{self, ESCAPE};
+use crate::nacl::SyntaxKind::{self, ESCAPE};
 
 /// Builds the value of a string from its text and escape pieces, in order.
 #[derive(Debug, Default)]
@@ -102,7 +102,7 @@ impl StringDecoder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::SyntaxKind::STRING_TEXT;
+    use crate::nacl::SyntaxKind::STRING_TEXT;
 
     #[test]
     fn surrogate_pairs_join() {

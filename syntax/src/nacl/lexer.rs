@@ -6,9 +6,10 @@
 //! `#`/`/* */` comments and merge-conflict markers become trivia tokens with an error, so they
 //! never swallow code.
 
-use crate::{
+use crate::SyntaxError;
+use crate::nacl::{
+    ErrorCode,
     SyntaxKind::{self, *},
-    error::{ErrorCode, SyntaxError},
 };
 use rowan::{TextRange, TextSize};
 
@@ -534,8 +535,8 @@ mod tests {
         let text = "\u{feff}salto.t a {\n}\n";
         assert_eq!(kinds(text)[0], (WHITESPACE, "\u{feff}".into()));
         assert!(lex(text).errors.is_empty());
-        assert!(crate::parse(text).errors().is_empty());
-        assert_eq!(crate::format::format(text), text, "formatting keeps it");
+        assert!(crate::nacl::parse(text).errors().is_empty());
+        assert_eq!(crate::nacl::format::format(text), text, "formatting keeps it");
         // Anywhere else it is still a stray character.
         assert_eq!(lex("a \u{feff}").errors.len(), 1);
     }

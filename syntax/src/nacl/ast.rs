@@ -2,7 +2,7 @@
 //!
 //! Every accessor tolerates broken trees: a missing piece is `None`, never a panic.
 
-use crate::{
+use crate::nacl::{
     SyntaxKind::{self, *},
     SyntaxNode, SyntaxToken,
     escape::StringDecoder,
@@ -19,7 +19,7 @@ macro_rules! ast_node {
         pub struct $name(SyntaxNode);
 
         impl AstNode for $name {
-            type Language = crate::NaclLanguage;
+            type Language = crate::nacl::NaclLanguage;
 
             fn can_cast(kind: SyntaxKind) -> bool {
                 kind == $kind
@@ -51,11 +51,11 @@ ast_node!(/** A list `[ ... ]`. */ List, LIST);
 ast_node!(/** An object `{ key = value ... }`. */ Object, OBJECT);
 ast_node!(/** A function call such as `file("a.txt")`. */ Call, CALL);
 
-fn child<N: AstNode<Language = crate::NaclLanguage>>(node: &SyntaxNode) -> Option<N> {
+fn child<N: AstNode<Language = crate::nacl::NaclLanguage>>(node: &SyntaxNode) -> Option<N> {
     node.children().find_map(N::cast)
 }
 
-fn children<N: AstNode<Language = crate::NaclLanguage>>(node: &SyntaxNode) -> impl Iterator<Item = N> + use<N> {
+fn children<N: AstNode<Language = crate::nacl::NaclLanguage>>(node: &SyntaxNode) -> impl Iterator<Item = N> + use<N> {
     node.children().filter_map(N::cast)
 }
 

@@ -8,8 +8,9 @@
 //! a lexical or grammar error is copied as it is, so formatting never makes a file worse.
 //! There are no options.
 
-use crate::{
-    Parse,
+use crate::TextEdit;
+use crate::nacl::{
+    ErrorCode, Parse,
     SyntaxKind::{self, *},
     green::{GNode, GToken},
     lexer::is_word,
@@ -18,7 +19,7 @@ use rowan::{NodeOrToken, TextRange};
 
 /// Formats a whole file.
 pub fn format(text: &str) -> String {
-    format_parsed(text, &crate::parse(text))
+    format_parsed(text, &crate::nacl::parse(text))
 }
 
 /// Formats a whole file that has already been parsed; `parse` must be the parse of `text`.
@@ -36,15 +37,6 @@ pub fn format_parsed(text: &str, parse: &Parse) -> String {
         f.out.push_str(f.newline);
     }
     f.out
-}
-
-/// A replacement of part of a file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TextEdit {
-    /// The range of the original text to replace.
-    pub range: TextRange,
-    /// The new text.
-    pub new_text: String,
 }
 
 /// Formats the top-level blocks that intersect `range`, leaving the rest of the file alone.
@@ -102,7 +94,12 @@ impl<'a> Formatter<'a> {
             Some(at) if text[at..].starts_with("\r\n") => "\r\n",
             _ => "\n",
         };
-        let broken = parse.errors().iter().filter(|e| e.code.breaks_tree()).map(|e| e.range).collect();
+        let broken = parse
+            .errors()
+            .iter()
+            .filter(|e| ErrorCode::from_code(e.code).is_some_and(ErrorCode::breaks_tree))
+            .map(|e| e.range)
+            .collect();
         Formatter {
             text,
             out: String::with_capacity(text.len() + text.len() / 8),

@@ -4,9 +4,10 @@
 //! them: header forms, what may nest where, duplicate keys and fields, and function calls.
 //! It reads the green tree through [`GNode`] so a whole-file pass allocates almost nothing.
 
-use crate::{
+use crate::SyntaxError;
+use crate::nacl::{
+    ErrorCode,
     SyntaxKind::{self, *},
-    error::{ErrorCode, SyntaxError},
     green::GNode,
 };
 use rowan::{GreenNodeData, NodeOrToken, TextRange};

@@ -6,10 +6,11 @@
 //! line break) and trivia everywhere else. Recovery is local: a bad item costs its line, an
 //! unclosed block ends at the next top-level header, and nothing after an error is lost.
 
-use crate::builder::TreeBuilder;
-use crate::{
+use crate::SyntaxError;
+use crate::base::builder::TreeBuilder;
+use crate::nacl::{
+    ErrorCode,
     SyntaxKind::{self, *},
-    error::{ErrorCode, SyntaxError},
     lexer::{Lexed, Token},
 };
 use rowan::{GreenNode, TextRange, TextSize};
@@ -32,7 +33,7 @@ pub(crate) fn parse_tokens(text: &str, lexed: &Lexed) -> (GreenNode, Vec<SyntaxE
         tokens: &lexed.tokens,
         starts,
         pos: 0,
-        builder: TreeBuilder::default(),
+        builder: TreeBuilder::new(SOURCE_FILE),
         errors: Vec::new(),
         depth: 0,
     };

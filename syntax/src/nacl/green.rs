@@ -1,9 +1,9 @@
 //! Allocation-free reading of green trees, for passes over whole files that must be fast.
 //!
-//! Red nodes ([`crate::SyntaxNode`]) allocate a cursor per node visited; these views borrow the
+//! Red nodes ([`crate::nacl::SyntaxNode`]) allocate a cursor per node visited; these views borrow the
 //! green tree and carry their offset instead.
 
-use crate::{NaclLanguage, StringDecoder, SyntaxKind};
+use crate::nacl::{NaclLanguage, StringDecoder, SyntaxKind};
 use rowan::{GreenNodeData, GreenTokenData, Language, NodeOrToken, TextRange, TextSize};
 use std::borrow::Cow;
 

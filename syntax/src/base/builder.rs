@@ -6,8 +6,7 @@
 //! (punctuation, indentation, keywords, short names), in a bounded table with a well-distributed
 //! hash, and builds everything else directly, so building stays linear in the file size.
 
-use crate::SyntaxKind;
-use rowan::{GreenNode, GreenToken, NodeOrToken};
+use rowan::{GreenNode, GreenToken, NodeOrToken, SyntaxKind};
 use rustc_hash::FxHashMap;
 
 /// Tokens at most this long are interned.
@@ -15,8 +14,7 @@ const INTERNED_LEN: usize = 8;
 /// At most this many distinct tokens are interned per tree.
 const INTERNED_MAX: usize = 1 << 14;
 
-/// Builds one green tree, node by node.
-#[derive(Default)]
+/// Builds one green tree, node by node, for any language (kinds are rowan's raw kinds).
 pub(crate) struct TreeBuilder {
     /// Open nodes: their kind and where their children start in `children`.
     parents: Vec<(SyntaxKind, usize)>,
@@ -24,17 +22,24 @@ pub(crate) struct TreeBuilder {
     children: Vec<NodeOrToken<GreenNode, GreenToken>>,
     /// Interned short tokens, by text.
     interned: FxHashMap<Box<str>, GreenToken>,
+    /// The kind of the node that wraps the result if the parser left more than one root.
+    root: SyntaxKind,
 }
 
 impl TreeBuilder {
+    /// A builder whose tree's root has kind `root`.
+    pub(crate) fn new(root: impl Into<SyntaxKind>) -> TreeBuilder {
+        TreeBuilder { parents: Vec::new(), children: Vec::new(), interned: FxHashMap::default(), root: root.into() }
+    }
+
     /// Opens a node; tokens and nodes until the matching [`TreeBuilder::finish_node`] are its children.
-    pub(crate) fn start_node(&mut self, kind: SyntaxKind) {
-        self.parents.push((kind, self.children.len()));
+    pub(crate) fn start_node(&mut self, kind: impl Into<SyntaxKind>) {
+        self.parents.push((kind.into(), self.children.len()));
     }
 
     /// Adds a token to the open node.
-    pub(crate) fn token(&mut self, kind: SyntaxKind, text: &str) {
-        let raw = rowan::SyntaxKind::from(kind);
+    pub(crate) fn token(&mut self, kind: impl Into<SyntaxKind>, text: &str) {
+        let raw = kind.into();
         let token = if text.len() > INTERNED_LEN {
             GreenToken::new(raw, text)
         } else {
@@ -55,7 +60,7 @@ impl TreeBuilder {
     /// Closes the innermost open node.
     pub(crate) fn finish_node(&mut self) {
         let Some((kind, first)) = self.parents.pop() else { return };
-        let node = GreenNode::new(kind.into(), self.children.drain(first..));
+        let node = GreenNode::new(kind, self.children.drain(first..));
         self.children.push(NodeOrToken::Node(node));
     }
 
@@ -69,7 +74,7 @@ impl TreeBuilder {
             // The parser always builds one root; anything else is wrapped so no text is lost.
             last => {
                 self.children.extend(last);
-                GreenNode::new(SyntaxKind::SOURCE_FILE.into(), self.children)
+                GreenNode::new(self.root, self.children)
             }
         }
     }

@@ -6,7 +6,7 @@ macro_rules! syntax_kinds {
         ///
         /// Tokens come first, nodes after `SOURCE_FILE`. The tree is generic (blocks, bodies,
         /// attributes, values): what a block *means* in NaCl (type, field, instance, ...) is decided
-        /// by [`crate::ast::TopLevelKind`], so the same node kinds can later serve plain HCL too.
+        /// by [`crate::nacl::ast::TopLevelKind`], so the same node kinds can later serve plain HCL too.
         #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
         #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[repr(u16)]

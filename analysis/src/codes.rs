@@ -1,0 +1,86 @@
+//! The stable codes of what the analysis layer reports: files it cannot read (`00xx`), conflicts
+//! between the fragments of an element (`04xx`), references (`05xx`) and values that do not fit their
+//! types (`06xx`). The letter is part of the released name; the severity is declared beside each code.
+
+use nacl_syntax::diagnostic_codes;
+
+diagnostic_codes! {
+    /// The code of every diagnostic the analysis layer reports.
+    pub enum AnalysisCode;
+    /// A file that cannot be read.
+    UnreadableFile = "E0001", Error, Read, "unreadable file";
+    /// A file that is not valid UTF-8.
+    InvalidUtf8 = "E0002", Error, Read, "file is not UTF-8";
+    /// A file larger than nacl-ls analyses.
+    FileTooLarge = "E0003", Error, Read, "file too large";
+    /// A workspace with more files or bytes than nacl-ls reads in one folder.
+    WorkspaceTooLarge = "E0004", Error, Read, "workspace too large";
+
+    /// A value, annotation or field annotation set in two fragments of one element.
+    DuplicateValue = "E0401", Error, Analysis, "value set twice across fragments";
+    /// A field declared with different types in different fragments.
+    ConflictingFieldTypes = "E0402", Error, Analysis, "conflicting field types";
+    /// An annotation type declared in two fragments of one type.
+    DuplicateAnnotationType = "E0403", Error, Analysis, "annotation type declared twice";
+    /// Fragments of one type that disagree on its meta type.
+    ConflictingMetaType = "E0404", Error, Analysis, "conflicting meta types";
+    /// Fragments of one type, some `settings` and some `type`.
+    ConflictingSettings = "E0405", Error, Analysis, "conflicting settings definitions";
+    /// Fragments of one primitive type with different categories.
+    ConflictingPrimitive = "E0406", Error, Analysis, "conflicting primitive categories";
+    /// An object type and a primitive type with one name.
+    ConflictingTypeKinds = "E0407", Error, Analysis, "object and primitive type with one name";
+    /// A variable defined twice.
+    DuplicateVariable = "E0408", Error, Analysis, "variable defined twice";
+
+    /// A reference to an element or value that does not exist.
+    UnresolvedReference = "W0501", Warning, Analysis, "unresolved reference";
+    /// A reference that is not a legal element ID.
+    IllegalReference = "W0502", Warning, Analysis, "illegal reference";
+    /// A reference whose value leads back to itself through references.
+    CircularReference = "W0503", Warning, Analysis, "circular reference";
+
+    /// A value whose kind does not fit its field's primitive type.
+    InvalidValueType = "W0601", Warning, Analysis, "value of the wrong type";
+    /// A field with `_required = true` that an instance does not set.
+    MissingRequiredField = "W0602", Warning, Analysis, "missing required field";
+    /// A value outside its field's `_restriction`.
+    RestrictionViolation = "W0603", Warning, Analysis, "value outside its restriction";
+    /// A key a type with `_additional_properties = false` does not declare.
+    AdditionalProperty = "W0604", Warning, Analysis, "undeclared key in a closed type";
+    /// An instance whose type does not exist: not in NaCl nor in Salto's state (or, without
+    /// state, a likely typo of a type of its adapter).
+    MissingType = "W0605", Warning, Analysis, "instance type does not exist";
+    /// A `file()` call whose target is not in the static-resources folder.
+    MissingStaticFile = "E0606", Error, Analysis, "missing static file";
+    /// A `file()` call whose path leaves the static-resources folder.
+    StaticFileOutsideWorkspace = "E0607", Error, Analysis, "static file outside the workspace";
+    /// An instance whose type is in Salto's state but not hidden there, and not in NaCl: Salto
+    /// does not merge such types, so the instance is not type-checked.
+    TypeOnlyInState = "I0608", Info, Analysis, "instance type only in state";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn readme_lists_every_code() {
+        let readme = include_str!("../../README.md");
+        for code in AnalysisCode::ALL {
+            let row = format!("| {} | {} |", code.as_str(), code.summary());
+            assert!(readme.contains(&row), "README.md lacks the row `{row}`");
+        }
+    }
+
+    #[test]
+    fn codes_are_unique_and_well_formed() {
+        let mut seen = HashSet::new();
+        for code in AnalysisCode::ALL {
+            let s = code.as_str();
+            assert!(seen.insert(s), "duplicate code {s}");
+            assert!(s.len() == 5 && s.starts_with(['E', 'W', 'I']) && s[1..].bytes().all(|b| b.is_ascii_digit()));
+        }
+    }
+}

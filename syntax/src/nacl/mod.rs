@@ -1,0 +1,50 @@
+//! NaCl, the configuration language of Salto workspaces.
+//!
+//! [`parse`] turns any text into a rowan concrete syntax tree that holds every byte of the input
+//! (comments and whitespace included) and a list of [`SyntaxError`]s, each with a stable
+//! [`ErrorCode`]. The typed [`ast`] layer reads the tree.
+
+pub mod ast;
+mod error;
+mod escape;
+pub mod format;
+mod green;
+mod kind;
+pub mod lexer;
+mod parser;
+mod validation;
+
+pub use error::ErrorCode;
+pub use escape::StringDecoder;
+pub use kind::{NaclLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken};
+pub use parser::MAX_NESTING;
+
+use crate::TextRange;
+use rowan::ast::AstNode;
+
+/// The result of parsing a NaCl file.
+pub type Parse = crate::Parse<NaclLanguage>;
+
+impl crate::Parse<NaclLanguage> {
+    /// The typed root of the tree.
+    pub fn tree(&self) -> ast::SourceFile {
+        ast::SourceFile::cast(self.syntax()).expect("the root is always a SOURCE_FILE")
+    }
+}
+
+/// Parses NaCl text. Never fails and never panics: errors are reported in [`crate::Parse::errors`]
+/// and the tree still holds every byte of `text`.
+///
+/// `text` must be shorter than [`crate::MAX_TEXT_LEN`]; callers reading files enforce a lower limit.
+pub fn parse(text: &str) -> Parse {
+    let lexed = lexer::lex(text);
+    let (green, mut errors) = parser::parse_tokens(text, &lexed);
+    let generic_ranges: Vec<TextRange> =
+        errors.iter().filter(|e| e.code == ErrorCode::UnquotedGenericType).map(|e| e.range).collect();
+    // An unquoted `List<x>` is reported once, not also as unexpected `<` and `>`.
+    errors.extend(lexed.errors.into_iter().filter(|e| {
+        e.code != ErrorCode::UnexpectedCharacter || !generic_ranges.iter().any(|r| r.contains_range(e.range))
+    }));
+    errors.extend(validation::validate(&green));
+    crate::Parse::new(green, errors)
+}
