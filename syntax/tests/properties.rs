@@ -6,8 +6,18 @@ use proptest::prelude::*;
 fn check_invariants(text: &str) {
     let parse = nacl_syntax::nacl::parse(text);
     assert_eq!(parse.syntax().to_string(), text);
+    check_errors(text, parse.errors());
+}
+
+fn check_hcl_invariants(text: &str) {
+    let parse = nacl_syntax::hcl::parse(text);
+    assert_eq!(parse.syntax().to_string(), text);
+    check_errors(text, parse.errors());
+}
+
+fn check_errors(text: &str, errors: &[nacl_syntax::SyntaxError]) {
     let len = nacl_syntax::TextSize::of(text);
-    for error in parse.errors() {
+    for error in errors {
         assert!(error.range.end() <= len, "error {error} outside the text");
         assert!(text.is_char_boundary(error.range.start().into()) && text.is_char_boundary(error.range.end().into()));
     }
@@ -73,8 +83,81 @@ fn nacl_soup() -> impl Strategy<Value = String> {
     prop::collection::vec(pieces, 0..60).prop_map(|v| v.concat())
 }
 
+/// Fragments of HCL, the same way.
+fn hcl_soup() -> impl Strategy<Value = String> {
+    let pieces = prop::sample::select(vec![
+        "a",
+        "b_c",
+        "é",
+        "-",
+        "1",
+        "2.5e3",
+        ".",
+        "...",
+        "*",
+        "[",
+        "]",
+        "{",
+        "}",
+        "(",
+        ")",
+        ",",
+        "=",
+        ":",
+        "?",
+        "=>",
+        "==",
+        "!",
+        "&&",
+        "+",
+        "<",
+        " ",
+        "\t",
+        "\n",
+        "\r\n",
+        "#c\n",
+        "// c\n",
+        "/* c */",
+        "/*",
+        "\"",
+        "${",
+        "%{",
+        "~",
+        "}",
+        "\\n",
+        "\\q",
+        "$${",
+        "if ",
+        "else",
+        "endif",
+        "for ",
+        " in ",
+        "endfor",
+        "<<EOT\n",
+        "<<-EOT\n",
+        "EOT\n",
+        "  EOT\n",
+        "true",
+        "null",
+        "block \"l\" {\n",
+        "x = ",
+        "\u{feff}",
+    ]);
+    prop::collection::vec(pieces, 0..80).prop_map(|v| v.concat())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn any_string_parses_as_hcl_losslessly(text in any::<String>()) {
+        check_hcl_invariants(&text);
+    }
+
+    #[test]
+    fn hcl_like_text_parses_losslessly(text in hcl_soup()) {
+        check_hcl_invariants(&text);
+    }
 
     #[test]
     fn any_string_parses_losslessly(text in any::<String>()) {
@@ -98,4 +181,16 @@ fn deep_nesting_does_not_overflow_the_stack() {
     }
     let nested_blocks = "a b {\n".repeat(10_000);
     check_invariants(&nested_blocks);
+}
+
+#[test]
+fn deep_hcl_nesting_does_not_overflow_the_stack() {
+    for open in ["[", "{", "(", "f(", "-", "!", "\"${", "\"%{ if x }", "a ? b : ", "{ a = "] {
+        let text = format!("v = {}\n", open.repeat(50_000));
+        check_hcl_invariants(&text);
+        let parse = nacl_syntax::hcl::parse(&text);
+        assert!(!parse.errors().is_empty(), "{open}: no error");
+    }
+    check_hcl_invariants(&"a b {\n".repeat(50_000));
+    check_hcl_invariants(&"<<EOT\n".repeat(10_000));
 }

@@ -1,8 +1,9 @@
-//! What every language's syntax shares: the green-tree builder, the parse result, diagnostic codes
-//! and errors, text edits, and the fixture harness.
+//! What every language's syntax shares: the event-based parser core, the green-tree builder, the
+//! parse result, diagnostic codes and errors, text edits, and the fixture harness.
 
 pub(crate) mod builder;
 pub(crate) mod error;
+pub(crate) mod event;
 pub mod fixtures;
 
 use rowan::{GreenNode, Language};

@@ -119,3 +119,82 @@ pub fn peak_rss(pid: u32) -> u64 {
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
         .map_or(0, |kb| kb * 1024)
 }
+
+/// What HashiCorp's reference implementation says of one file of the HCL corpus.
+#[derive(Debug, Clone)]
+pub struct HclReference {
+    /// The file, under [`hcl_corpus_dir`].
+    pub path: PathBuf,
+    /// Whether it parses without error diagnostics.
+    pub parse_ok: bool,
+    /// Whether `hclfmt` leaves it unchanged.
+    pub canonical: bool,
+    /// The SHA-256 (hex) of what `hclfmt` prints for it.
+    pub formatted_sha256: String,
+}
+
+/// The folder of the real-world HCL corpus (`../shared/corpus-hcl`, or `NACL_HCL_CORPUS`).
+pub fn hcl_corpus_dir() -> PathBuf {
+    std::env::var_os("NACL_HCL_CORPUS").map(PathBuf::from).unwrap_or_else(|| repo_root().join("../shared/corpus-hcl"))
+}
+
+/// Every file of the HCL corpus with the reference's verdict, from its `REFERENCE.jsonl`.
+///
+/// Panics when the corpus is missing: a test that needs it must not pass silently without it.
+pub fn hcl_corpus() -> Vec<HclReference> {
+    let dir = hcl_corpus_dir();
+    let index = dir.join("REFERENCE.jsonl");
+    let text = std::fs::read_to_string(&index).unwrap_or_else(|e| {
+        panic!("the HCL corpus is missing: cannot read {} ({e}); set NACL_HCL_CORPUS", index.display())
+    });
+    text.lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| {
+            let value: serde_json::Value = serde_json::from_str(line).expect("REFERENCE.jsonl lines are JSON");
+            let field = |name: &str| value.get(name).cloned().unwrap_or(serde_json::Value::Null);
+            HclReference {
+                path: dir.join(field("file").as_str().expect("each line names its file")),
+                parse_ok: field("parse_ok").as_bool().unwrap_or(false),
+                canonical: field("canonical").as_bool().unwrap_or(false),
+                formatted_sha256: field("formatted_sha256").as_str().unwrap_or_default().to_owned(),
+            }
+        })
+        .collect()
+}
+
+/// HashiCorp's `hclfmt` (the reference implementation of HCL), when `NACL_LS_HCLFMT` names it
+/// (`tests/hcl-oracle/setup.sh` builds it from Debian's packages and prints the path).
+///
+/// Returns `None` without it, after saying so on stderr, unless `NACL_LS_REQUIRE_ORACLE=1`
+/// (`tests/run-all` sets it), where a missing oracle fails the test.
+pub fn hclfmt() -> Option<PathBuf> {
+    match std::env::var_os("NACL_LS_HCLFMT").map(PathBuf::from) {
+        Some(path) if path.is_file() => Some(path),
+        other => {
+            let required = std::env::var_os("NACL_LS_REQUIRE_ORACLE").is_some_and(|v| v == "1");
+            let why = match other {
+                Some(path) => format!("NACL_LS_HCLFMT names {}, which is not a file", path.display()),
+                None => "NACL_LS_HCLFMT is not set (run tests/hcl-oracle/setup.sh)".to_owned(),
+            };
+            assert!(!required, "the HCL reference implementation is required: {why}");
+            eprintln!("skipping the comparison with HashiCorp's hclfmt: {why}");
+            None
+        }
+    }
+}
+
+/// What the reference says of `text`: whether it parses without errors, and (when it does) its
+/// canonical form.
+pub fn hclfmt_reference(hclfmt: &Path, text: &str) -> (bool, String) {
+    use std::io::Write;
+    let mut child = Command::new(hclfmt)
+        .arg("-check")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("cannot run hclfmt");
+    child.stdin.take().expect("stdin is piped").write_all(text.as_bytes()).expect("cannot write to hclfmt");
+    let output = child.wait_with_output().expect("hclfmt did not finish");
+    (output.status.success(), String::from_utf8_lossy(&output.stdout).into_owned())
+}

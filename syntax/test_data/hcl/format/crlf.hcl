@@ -1,0 +1,4 @@
+crlf   =  1
+block {
+      x=2 # c
+}

@@ -1,0 +1,6 @@
+else_alone   = "%{ else }"
+missing_end  = "%{ if x }yes"
+wrong_end    = "%{ for x in y }${x}%{ endif }"
+unknown      = "%{ while x }"
+unclosed     = "${ x "
+good_after   = "fine"
