@@ -649,3 +649,34 @@ fn check_stops_at_the_file_limit_with_e0004() {
         .expect("nacl-ls runs");
     assert!(String::from_utf8_lossy(&output.stdout).contains("20 files checked"));
 }
+
+/// A folder holding NaCl and HCL files: `check` reports on both, `fmt` formats each in its own
+/// style, `parse` reads each in its language.
+#[test]
+fn check_fmt_and_parse_serve_nacl_and_hcl_side_by_side() {
+    let dir = std::env::temp_dir().join(format!("nacl-ls-cli-mixed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    std::fs::write(dir.join("a.nacl"), "salto.t a {\n  x = \"open\n}\n").expect("write");
+    std::fs::write(dir.join("main.tf"), "resource \"a\" \"b\" {\n  list = [1 2]\n}\n").expect("write");
+    std::fs::write(dir.join("messy.hcl"), "a=1\nlong_name = {x=1}\n").expect("write");
+    let folder = dir.to_str().expect("a UTF-8 path");
+    let (code, stdout, stderr) = nacl_ls(&["check", folder, "--quiet", "--format", "json"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    let text = report.to_string();
+    assert!(text.contains("\"E0101\"") && text.contains("\"H0208\""), "{text}");
+    assert!(text.contains("main.tf") && text.contains("a.nacl"), "{text}");
+
+    let (code, stdout, _) = nacl_ls(&["fmt", "--check", folder]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("messy.hcl"), "{stdout}");
+    let (code, _, stderr) = nacl_ls(&["fmt", "--quiet", &format!("{folder}/messy.hcl")]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(std::fs::read_to_string(dir.join("messy.hcl")).expect("read"), "a         = 1\nlong_name = { x = 1 }\n");
+
+    let (code, stdout, _) = nacl_ls(&["parse", &format!("{folder}/main.tf")]);
+    assert_eq!(code, 1);
+    assert!(stdout.contains("H0208"), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -881,3 +881,64 @@ fn go_to_service_opens_only_web_urls() {
     assert!(client.shown.is_empty(), "nothing was opened: {:?}", client.shown);
     client.shutdown();
 }
+
+#[test]
+fn hcl_files_get_diagnostics_outline_highlighting_folding_and_formatting() {
+    let dir = scratch("hcl");
+    std::fs::write(dir.join("a.nacl"), "salto.t a {\n  x = 1\n}\n").expect("write");
+    let closed = dir.join("closed.tf");
+    std::fs::write(&closed, "broken = [1 2]\n").expect("write");
+    let file = dir.join("main.hcl");
+    let text = "resource \"aws_instance\" web {\nami=\"x\"\n  tags = {\n    a = 1\n  }\n}\n";
+    std::fs::write(&file, text).expect("write");
+    let (root, file_uri) = (uri(&dir), uri(&file));
+    let mut client = start();
+    client.initialize(json!(root), json!({}));
+    client.notify("initialized", json!({}));
+    // Closed HCL files are checked with the workspace.
+    let closed_diagnostics = client.any_diagnostics(&uri(&closed));
+    assert_eq!(codes(&closed_diagnostics), ["H0208"], "{closed_diagnostics:?}");
+
+    client.open(&file_uri, 1, text);
+    assert_eq!(client.diagnostics(&file_uri, 1), Vec::<Value>::new());
+    let broken = "resource \"aws_instance\" web {\n  ami = \"x\n}\n";
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": file_uri, "version": 2 }, "contentChanges": [{ "text": broken }] }),
+    );
+    let diagnostics = client.diagnostics(&file_uri, 2);
+    assert_eq!(codes(&diagnostics), ["H0102"], "{diagnostics:?}");
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": file_uri, "version": 3 }, "contentChanges": [{ "text": text }] }),
+    );
+    assert_eq!(client.diagnostics(&file_uri, 3), Vec::<Value>::new());
+
+    let document = json!({ "textDocument": { "uri": file_uri } });
+    let symbols = client.request("textDocument/documentSymbol", document.clone());
+    assert_eq!(symbols[0]["name"], "aws_instance web");
+    assert_eq!(symbols[0]["detail"], "resource");
+    let children: Vec<&Value> =
+        symbols[0]["children"].as_array().expect("children").iter().map(|c| &c["name"]).collect();
+    assert_eq!(children, [&json!("ami"), &json!("tags")]);
+
+    let tokens = client.request("textDocument/semanticTokens/full", document.clone());
+    let data: Vec<u64> = serde_json::from_value(tokens["data"].clone()).expect("token data");
+    // `resource`: line 0, column 0, 8 long, a type (1), declared.
+    assert_eq!(&data[..5], &[0, 0, 8, 1, 1]);
+
+    let folds = client.request("textDocument/foldingRange", document.clone());
+    assert_eq!(folds.as_array().map(Vec::len), Some(2), "{folds}");
+
+    let edits = client.request(
+        "textDocument/formatting",
+        json!({ "textDocument": { "uri": file_uri }, "options": { "tabSize": 2, "insertSpaces": true } }),
+    );
+    assert_eq!(edits[0]["newText"], "resource \"aws_instance\" web {\n  ami = \"x\"\n  tags = {\n    a = 1\n  }\n}\n");
+    // NaCl-only requests answer nothing for HCL rather than reading it as NaCl.
+    let at = json!({ "textDocument": { "uri": file_uri }, "position": { "line": 1, "character": 1 } });
+    assert_eq!(client.request("textDocument/hover", at.clone()), Value::Null);
+    assert_eq!(client.request("textDocument/definition", at), Value::Null);
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -15,12 +15,15 @@ use crate::{
 use nacl_syntax::SyntaxError;
 use std::{collections::HashMap, path::PathBuf, sync::Arc};
 
-/// One `.nacl` file: its path and its current text.
+/// One file: its path, its language and its current text.
 #[salsa::input(debug)]
 pub struct SourceFile {
     /// The file's path.
     #[returns(ref)]
     pub path: PathBuf,
+    /// Its language, decided when it entered the database.
+    #[returns(copy)]
+    pub language: crate::language::Language,
     /// The file's text (the editor's, when it is open).
     #[returns(ref)]
     pub text: Arc<str>,
@@ -32,7 +35,7 @@ pub struct Workspace {
     /// Root, environments and the current environment.
     #[returns(ref)]
     pub layout: Layout,
-    /// Every `.nacl` file, sorted by path.
+    /// Every file (NaCl and HCL), sorted by path.
     #[returns(ref)]
     pub files: Vec<SourceFile>,
     /// Every file in a static-resources folder (the targets of `file("...")`).
@@ -183,6 +186,9 @@ fn index_part(db: &dyn Db, workspace: Workspace, part: usize) -> Vec<(ElemId, So
     let run = files.get(part * INDEX_PART..((part + 1) * INDEX_PART).min(files.len())).unwrap_or_default();
     let mut out = Vec::new();
     for &file in run {
+        if file.language(db) != crate::language::Language::Nacl {
+            continue;
+        }
         let source = layout.source_of(file.path(db));
         if source == Source::WorkspaceConfig {
             continue;

@@ -3,6 +3,7 @@
 //! values that do not fit their types.
 
 use crate::codes::AnalysisCode;
+use crate::language::Language;
 use crate::{
     db::{
         Db, ElementKey, SourceFile, Workspace, element_conflicts, element_exists, element_index, env_state,
@@ -51,9 +52,17 @@ impl Diagnostic {
     }
 }
 
-/// Every diagnostic of a file, ordered by position.
+/// Every diagnostic of a file, ordered by position, whatever its language.
+pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> &[Diagnostic] {
+    match file.language(db) {
+        Language::Nacl => nacl_file_diagnostics(db, workspace, file),
+        Language::Hcl => crate::hcl::diagnostics(db, file),
+    }
+}
+
+/// Every diagnostic of a NaCl file, ordered by position.
 #[salsa::tracked(returns(ref))]
-pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<Diagnostic> {
+fn nacl_file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<Diagnostic> {
     let env = workspace.layout(db).env_of(file.path(db));
     let mut out: Vec<Diagnostic> = file_fragments(db, file).syntax_errors.iter().map(Diagnostic::from_syntax).collect();
     conflicts(db, workspace, env.as_deref(), file, &mut out);

@@ -95,9 +95,9 @@ pub fn open_for_update(path: &Path) -> io::Result<File> {
     Ok(file)
 }
 
-/// Whether `path` names a NaCl file.
-pub fn is_nacl_file(path: &Path) -> bool {
-    path.extension().is_some_and(|ext| ext == "nacl")
+/// Whether `path` names a file nacl-ls analyses (NaCl or HCL).
+pub fn is_analysed_file(path: &Path) -> bool {
+    crate::language::Language::of_path(path).is_some()
 }
 
 /// A path given on the command line that could not be searched.
@@ -109,13 +109,13 @@ pub struct DiscoveryError {
     pub error: io::Error,
 }
 
-/// Every `.nacl` file under `roots` (files given directly are kept whatever their name),
+/// Every NaCl and HCL file under `roots` (files given directly are kept whatever their name),
 /// sorted and without duplicates. Hidden folders (`.git`, ...) and `node_modules` are skipped.
 /// Symbolic links are followed only while they stay inside the root they were found under (a
 /// file given directly: its workspace); a link that leaves it, dangles or loops is reported and
 /// not followed, and a file reached both directly and through a link is listed once.
 pub fn discover(roots: &[PathBuf]) -> (Vec<PathBuf>, Vec<DiscoveryError>) {
-    let mut found = Found::new(is_nacl_file);
+    let mut found = Found::new(is_analysed_file);
     for root in roots {
         match std::fs::metadata(root) {
             Ok(meta) if meta.is_file() => {
@@ -375,7 +375,7 @@ mod tests {
         }
         let real = std::fs::canonicalize(&dir).expect("real");
         for (max_walked, max_files, what) in [(10, 100, "10 files and folders"), (100, 7, "7 NaCl files")] {
-            let mut found = Found::new(is_nacl_file);
+            let mut found = Found::new(is_analysed_file);
             (found.max_walked, found.max_files) = (max_walked, max_files);
             found.walk(&dir, &real, &real);
             let (files, errors) = found.finish();

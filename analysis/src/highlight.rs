@@ -34,6 +34,8 @@ pub enum HighlightKind {
     Number,
     /// A comment.
     Comment,
+    /// An operator (HCL).
+    Operator,
 }
 
 /// One highlighted word.

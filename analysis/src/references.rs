@@ -170,6 +170,9 @@ impl LoadedWorkspace {
         let mut found: Vec<Occurrence> = Vec::new();
         let mut to_parse: Vec<(PathBuf, Arc<str>)> = Vec::new();
         for &file in self.workspace.files(&self.db) {
+            if file.language(&self.db) != crate::language::Language::Nacl {
+                continue;
+            }
             let text = file.text(&self.db);
             if !text.contains(needle.as_str()) {
                 continue;

@@ -27,6 +27,8 @@ pub enum SymbolKind {
     Object,
     /// An attribute with a plain value.
     Property,
+    /// An HCL block.
+    Block,
 }
 
 /// One outline entry and what it contains.
@@ -188,11 +190,21 @@ pub fn folding_ranges(root: &SyntaxNode, text: &str) -> Vec<Fold> {
 /// The ranges "expand selection" steps through from `offset`, innermost first: the word, then
 /// each enclosing node (string, value, attribute, body, block, file) that is larger.
 pub fn selection_ranges(root: &SyntaxNode, offset: TextSize) -> Vec<TextRange> {
-    let Some(token) = root.token_at_offset(offset).max_by_key(|t| !t.kind().is_trivia() && t.kind() != NEWLINE) else {
+    selection_ranges_in(root, offset, |kind| kind.is_trivia() || kind == NEWLINE)
+}
+
+/// "Expand selection" in a tree of any language: the token at `offset` (not a space, comment or
+/// line break, when another touches it), then each larger enclosing node, innermost first.
+pub fn selection_ranges_in<L: nacl_syntax::rowan::Language>(
+    root: &nacl_syntax::rowan::SyntaxNode<L>,
+    offset: TextSize,
+    is_space: impl Fn(L::Kind) -> bool,
+) -> Vec<TextRange> {
+    let Some(token) = root.token_at_offset(offset).max_by_key(|t| !is_space(t.kind())) else {
         return vec![root.text_range()];
     };
     let mut ranges = Vec::new();
-    if !token.kind().is_trivia() && token.kind() != NEWLINE {
+    if !is_space(token.kind()) {
         ranges.push(token.text_range());
     }
     for node in token.parent_ancestors() {

@@ -68,6 +68,7 @@ impl LoadedWorkspace {
             .workspace
             .files(&self.db)
             .iter()
+            .filter(|file| file.language(&self.db) == crate::language::Language::Nacl)
             .map(|&file| (file.path(&self.db), file_symbols(&self.db, file)))
             .collect();
         let mut scored: Vec<(u32, &PathBuf, &SymbolEntry)> = files

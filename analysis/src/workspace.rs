@@ -1,6 +1,7 @@
 //! Loading a workspace from disk into the database, and checking all of it.
 
 use crate::codes::AnalysisCode;
+use crate::language::Language;
 use crate::{
     db::{RootDatabase, SourceFile, StaticFiles, Workspace},
     diagnostics::{Diagnostic, file_diagnostics},
@@ -52,7 +53,7 @@ pub struct FileReport {
 /// so a larger folder would exhaust the machine (the largest real workspaces are about 130 MB).
 pub const MAX_WORKSPACE_BYTES: u64 = 2 << 30;
 
-/// Reads every `.nacl` file of the workspace at `root` (files are read in parallel).
+/// Reads every NaCl and HCL file of the workspace at `root` (files are read in parallel).
 pub fn load(root: &Path, env: Option<&str>) -> LoadedWorkspace {
     load_with_progress(root, env, &|_, _| {})
 }
@@ -134,7 +135,8 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
         if let Some(error) = &file.error {
             load_errors.push((path.clone(), Diagnostic::from_syntax(error)));
         }
-        source_files.push(SourceFile::builder(path, Arc::from(file.text)).durability(ON_DISK).new(&db));
+        let language = Language::of_path(&path).unwrap_or(Language::Nacl);
+        source_files.push(SourceFile::builder(path, language, Arc::from(file.text)).durability(ON_DISK).new(&db));
     }
     let static_files = static_files(&layout);
     let workspace = Workspace::builder(layout, source_files, static_files, WorkspaceState::none())
@@ -183,8 +185,13 @@ impl LoadedWorkspace {
         // wait for it (any file's diagnostics need the index, so this holds for a filter too).
         self.workspace.files(&self.db).par_iter().for_each_init(
             || template.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
-            |db, &file| {
-                crate::db::file_element_ids(db, file);
+            |db, &file| match file.language(db) {
+                Language::Nacl => {
+                    crate::db::file_element_ids(db, file);
+                }
+                Language::Hcl => {
+                    crate::hcl::diagnostics(db, file);
+                }
             },
         );
         let (done, total) = (std::sync::atomic::AtomicUsize::new(0), files.len());
@@ -197,7 +204,7 @@ impl LoadedWorkspace {
                     let report = FileReport {
                         path: file.path(db).clone(),
                         text: file.text(db).clone(),
-                        diagnostics: file_diagnostics(db, workspace, file).clone(),
+                        diagnostics: file_diagnostics(db, workspace, file).to_vec(),
                     };
                     let done = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                     if done.is_multiple_of(step) || done == total {
@@ -364,7 +371,8 @@ impl LoadedWorkspace {
         self.file(path).map(|f| crate::db::parse(&self.db, f).syntax())
     }
 
-    /// Sets the text of the file at `path` (an editor's buffer), adding the file if it is new.
+    /// Sets the text of the file at `path` (an editor's buffer), adding the file if it is new (its
+    /// language from its name, NaCl for a name nacl-ls does not know).
     ///
     /// The text is set even when it is the same, to lower the file's durability: the first change
     /// of a file read from disk costs a check of everything depending on files from disk
@@ -388,7 +396,8 @@ impl LoadedWorkspace {
             }
             return file;
         }
-        let file = SourceFile::builder(path.to_path_buf(), text).durability(durability).new(&self.db);
+        let language = Language::of_path(path).unwrap_or(Language::Nacl);
+        let file = SourceFile::builder(path.to_path_buf(), language, text).durability(durability).new(&self.db);
         let mut files = self.workspace.files(&self.db).clone();
         let at = files.partition_point(|f| f.path(&self.db).as_path() < path);
         files.insert(at, file);
@@ -487,6 +496,6 @@ impl LoadedWorkspace {
 
     /// The diagnostics of one file.
     pub fn file_diagnostics(&self, file: SourceFile) -> Vec<Diagnostic> {
-        file_diagnostics(&self.db, self.workspace, file).clone()
+        file_diagnostics(&self.db, self.workspace, file).to_vec()
     }
 }

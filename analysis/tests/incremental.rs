@@ -3,6 +3,7 @@
 //! reference into an edited value is resolved again, and its file checked again only when that
 //! changes the answer.
 
+use nacl_analysis::language::Language;
 use nacl_analysis::{
     db::{RootDatabase, SourceFile, Workspace},
     diagnostics::file_diagnostics,
@@ -19,7 +20,7 @@ fn count(log: &[String], query: &str) -> usize {
 fn workspace_of(db: &RootDatabase, texts: &[(&str, &str)]) -> (Workspace, Vec<SourceFile>) {
     let files: Vec<SourceFile> = texts
         .iter()
-        .map(|(path, text)| SourceFile::new(db, PathBuf::from(format!("/ws/{path}")), Arc::from(*text)))
+        .map(|(path, text)| SourceFile::new(db, PathBuf::from(format!("/ws/{path}")), Language::Nacl, Arc::from(*text)))
         .collect();
     let layout = Layout { root: PathBuf::from("/ws"), envs: Vec::new(), current_env: None };
     let workspace =
@@ -54,7 +55,11 @@ fn editing_a_value_recomputes_only_its_file() {
     assert_eq!(count(&second, "file_fragments"), 1, "only the edited file is parsed again: {second:#?}");
     assert_eq!(count(&second, "element_index"), 0, "the element index is kept: {second:#?}");
     assert_eq!(count(&second, "element_conflicts"), 1, "only the edited element is merged again: {second:#?}");
-    assert_eq!(count(&second, "file_diagnostics"), 1, "only the edited file's diagnostics are recomputed: {second:#?}");
+    assert_eq!(
+        count(&second, "nacl_file_diagnostics"),
+        1,
+        "only the edited file's diagnostics are recomputed: {second:#?}"
+    );
 }
 
 #[test]
@@ -73,7 +78,7 @@ fn a_reference_into_an_edited_value_is_resolved_again_without_rechecking_its_fil
     assert!(file_diagnostics(&db, workspace, files[1]).is_empty());
     let second = std::mem::take(&mut *log.lock().expect("log"));
     assert_eq!(count(&second, "resolve_reference"), 1, "{second:#?}");
-    assert_eq!(count(&second, "file_diagnostics"), 0, "{second:#?}");
+    assert_eq!(count(&second, "nacl_file_diagnostics"), 0, "{second:#?}");
 
     // `name` removed: the reference no longer resolves.
     files[0].set_text(&mut db).to(Arc::from("salto.t a {\n  title = \"A\"\n}\n"));

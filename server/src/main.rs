@@ -68,7 +68,7 @@ enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
-    /// Format `.nacl` files in place in the one canonical style (`-` formats stdin to stdout).
+    /// Format NaCl and HCL files in place, each in its language's one canonical style (`-` formats stdin to stdout).
     Fmt {
         /// Files or directories to format (default: the current directory), or `-` for stdin.
         paths: Vec<PathBuf>,
@@ -81,6 +81,9 @@ enum Command {
         /// Draw no progress bar (one is drawn on stderr when it is a terminal).
         #[arg(long, short)]
         quiet: bool,
+        /// The language of text read from stdin (`-`): files take theirs from their names.
+        #[arg(long, value_enum, default_value = "nacl")]
+        language: LanguageArg,
     },
     /// Serve the Language Server Protocol over stdin and stdout (what editors start).
     Serve,
@@ -92,6 +95,24 @@ enum Command {
         #[arg(long)]
         tree: bool,
     },
+}
+
+/// A language named on the command line.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum LanguageArg {
+    /// NaCl (Salto workspaces).
+    Nacl,
+    /// HCL's native syntax.
+    Hcl,
+}
+
+impl From<LanguageArg> for nacl_analysis::language::Language {
+    fn from(language: LanguageArg) -> Self {
+        match language {
+            LanguageArg::Nacl => nacl_analysis::language::Language::Nacl,
+            LanguageArg::Hcl => nacl_analysis::language::Language::Hcl,
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -108,7 +129,7 @@ fn main() -> ExitCode {
         Command::Elements { path, env, values, no_state, format, quiet } => {
             cli::elements::run(cli::elements::ElementsArgs { path, env, state: !no_state, values, format, quiet })
         }
-        Command::Fmt { paths, check, diff, quiet } => {
+        Command::Fmt { paths, check, diff, quiet, language } => {
             let mode = if check {
                 cli::fmt::Mode::Check
             } else if diff {
@@ -116,7 +137,7 @@ fn main() -> ExitCode {
             } else {
                 cli::fmt::Mode::Write
             };
-            cli::fmt::run(paths, mode, quiet)
+            cli::fmt::run(paths, mode, quiet, language.into())
         }
         Command::Parse { file, tree } => cli::parse::run(&file, tree),
     };

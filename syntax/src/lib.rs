@@ -11,4 +11,4 @@ pub mod hcl;
 pub mod nacl;
 
 pub use base::{Code, MAX_TEXT_LEN, Parse, Severity, Stage, SyntaxError, TextEdit, fixtures};
-pub use rowan::{GreenNode, TextRange, TextSize};
+pub use rowan::{self, GreenNode, TextRange, TextSize};

@@ -331,6 +331,54 @@ try {
     );
   });
 
+  await run("an HCL file: its language, highlighting and a squiggle for its mistake", async () => {
+    await quickOpen("deploy.hcl");
+    await waitFor("the HCL language mode", async () =>
+      (await page.locator('[id="status.editor.mode"]').textContent())?.includes("HCL"),
+    );
+    await waitFor("highlighting", async () => {
+      const classes = await page
+        .locator(".editor-instance .view-line")
+        .first()
+        .evaluate((line) => new Set([...line.querySelectorAll("span span")].map((s) => s.className)).size);
+      return classes > 1;
+    });
+    await waitFor("an error squiggle", async () => (await page.locator(".squiggly-error").count()) > 0);
+    await page.keyboard.press("Control+Shift+M");
+    await waitFor("H0208 in the Problems panel", async () =>
+      (await page.locator(".markers-panel").textContent())?.includes("H0208"),
+    );
+  });
+
+  await run("the HCL outline lists the block and its attributes", async () => {
+    await page.locator(".editor-instance .view-lines").first().click();
+    await page.keyboard.press("Control+Shift+O");
+    await waitFor("port and tags in Go to Symbol", async () => {
+      const rows = await page.locator(".quick-input-list .monaco-list-row").allTextContents();
+      return rows.some((t) => t.includes("port")) && rows.some((t) => t.includes("tags"));
+    });
+    await screenshot("the HCL symbols");
+    await page.keyboard.press("Escape");
+  });
+
+  await run("fix the HCL mistake and Format Document lays it out as hclfmt does", async () => {
+    await goTo(3, 12);
+    await page.keyboard.type(",");
+    await waitFor("no error squiggle", async () => (await page.locator(".squiggly-error").count()) === 0);
+    const formatted = async () => (await editorText()).startsWith('service "web" {\n  port = 8080\n  tags = [1, 2]\n}');
+    for (let attempt = 1; ; attempt++) {
+      await command("Format Document");
+      try {
+        await waitFor("the formatted HCL", formatted, 10000);
+        break;
+      } catch (error) {
+        if (attempt === 3) {
+          throw error;
+        }
+      }
+    }
+  });
+
   await run("the server exits when the window closes", async () => {
     await browser.close();
     browser = undefined;

@@ -1,5 +1,5 @@
--- NaCl files and the nacl-ls language server for Neovim 0.11+.
-vim.filetype.add({ extension = { nacl = "nacl" } })
+-- NaCl and HCL files and the nacl-ls language server for Neovim 0.11+.
+vim.filetype.add({ extension = { nacl = "nacl", hcldec = "hcl", nomad = "hcl" } })
 
 --- The full element ID at the cursor, from the server's `nacl.copyReference` command.
 local function element_id_at_cursor()

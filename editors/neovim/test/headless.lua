@@ -106,6 +106,39 @@ local lines = vim.api.nvim_buf_get_lines(scratch, 0, -1, false)
 check(table.concat(lines, "\n") == "salto.t a {\n  x = 1\n}", "formatting fixes the layout, got " .. table.concat(lines, "|"))
 vim.bo[scratch].modified = false
 
+-- An HCL buffer: its filetype, diagnostics, outline and formatting.
+vim.cmd.enew()
+local hcl = vim.api.nvim_get_current_buf()
+vim.api.nvim_buf_set_name(hcl, root .. "/tests/demo/Scratch.hcl")
+vim.cmd("filetype detect")
+check(vim.bo[hcl].filetype == "hcl", "the filetype of Scratch.hcl is hcl, got " .. vim.bo[hcl].filetype)
+vim.api.nvim_buf_set_lines(hcl, 0, -1, false, { 'job "web" {', "count=[1 2]", "}" })
+vim.wait(10000, function()
+  return #vim.lsp.get_clients({ bufnr = hcl, name = "nacl_ls" }) > 0
+end)
+local hcl_codes = ""
+vim.wait(10000, function()
+  local found = {}
+  for _, d in ipairs(vim.diagnostic.get(hcl)) do
+    table.insert(found, d.code)
+  end
+  hcl_codes = table.concat(found, ",")
+  return hcl_codes ~= ""
+end)
+check(hcl_codes == "H0208", "an HCL mistake is reported as H0208, got " .. hcl_codes)
+vim.api.nvim_buf_set_lines(hcl, 0, -1, false, { 'job "web" {', "count=[1, 2]", "  name =  \"x\"", "}" })
+local symbols = vim.lsp.buf_request_sync(hcl, "textDocument/documentSymbol", { textDocument = vim.lsp.util.make_text_document_params(hcl) }, 5000) or {}
+local outline = ""
+for _, response in pairs(symbols) do
+  local first = response.result and response.result[1]
+  outline = first and (first.name .. ":" .. #(first.children or {})) or outline
+end
+check(outline == "web:2", "the outline names the block and its two attributes, got " .. outline)
+vim.lsp.buf.format({ bufnr = hcl, timeout_ms = 5000 })
+local formatted = table.concat(vim.api.nvim_buf_get_lines(hcl, 0, -1, false), "\n")
+check(formatted == 'job "web" {\n  count = [1, 2]\n  name  = "x"\n}', "HCL formatting aligns and indents, got " .. formatted)
+vim.bo[hcl].modified = false
+
 if #failures > 0 then
   print(#failures .. " failed")
   vim.cmd("cquit 1")

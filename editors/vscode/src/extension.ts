@@ -1,4 +1,4 @@
-// Starts nacl-ls for NaCl files and wires the extension's commands to the server's.
+// Starts nacl-ls for NaCl and HCL files and wires the extension's commands to the server's.
 import * as fs from "fs";
 import * as path from "path";
 import { ExtensionContext, Uri, commands, env, window, workspace } from "vscode";
@@ -62,12 +62,26 @@ async function showReferences(uri: string, position: unknown, locations: unknown
   );
 }
 
+/**
+ * The documents nacl-ls serves: NaCl and HCL, and Terraform files (`*.tf`, `*.tfvars`, whatever
+ * language VS Code gives them) only when `nacl.hcl.terraformFiles` is on, so that a Terraform
+ * extension keeps them by default.
+ */
+function documentSelector(): LanguageClientOptions["documentSelector"] {
+  const selector: { scheme: string; language?: string; pattern?: string }[] = [];
+  for (const language of ["nacl", "hcl"]) {
+    selector.push({ scheme: "file", language }, { scheme: "untitled", language });
+  }
+  if (workspace.getConfiguration("nacl").get<boolean>("hcl.terraformFiles")) {
+    selector.push({ scheme: "file", pattern: "**/*.{tf,tfvars}" });
+  }
+  return selector;
+}
+
 export async function activate(context: ExtensionContext): Promise<void> {
   const command = serverCommand(context);
   const serverOptions: ServerOptions = { run: { command, args: ["serve"] }, debug: { command, args: ["serve"] } };
-  const clientOptions: LanguageClientOptions = {
-    documentSelector: [{ scheme: "file", language: "nacl" }, { scheme: "untitled", language: "nacl" }],
-  };
+  const clientOptions: LanguageClientOptions = { documentSelector: documentSelector() };
   client = new LanguageClient("nacl", "nacl-ls", serverOptions, clientOptions);
   context.subscriptions.push(commands.registerCommand("nacl.copyNaclReference", copyReference));
   context.subscriptions.push(commands.registerCommand("nacl.goToServiceAtCursor", goToService));

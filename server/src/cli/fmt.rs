@@ -1,7 +1,7 @@
-//! `nacl-ls fmt`: format `.nacl` files in the one canonical style.
+//! `nacl-ls fmt`: format NaCl and HCL files, each in its language's one canonical style.
 
 use crate::terminal::escaped;
-use nacl_analysis::files;
+use nacl_analysis::{files, ide, language::Language};
 use rayon::prelude::*;
 use similar::TextDiff;
 use std::{
@@ -28,10 +28,16 @@ enum Outcome {
     Failed(String),
 }
 
-/// Formats `paths` (files or directories; `-` alone reads stdin and writes stdout).
-pub fn run(mut paths: Vec<PathBuf>, mode: Mode, quiet: bool) -> io::Result<ExitCode> {
+/// The language of a file to format, from its name (NaCl when nacl-ls does not know the name).
+fn language_of(path: &Path) -> Language {
+    Language::of_path(path).unwrap_or(Language::Nacl)
+}
+
+/// Formats `paths` (files or directories; `-` alone reads stdin, in `stdin_language`, and writes
+/// stdout).
+pub fn run(mut paths: Vec<PathBuf>, mode: Mode, quiet: bool, stdin_language: Language) -> io::Result<ExitCode> {
     if paths.len() == 1 && paths[0] == Path::new("-") {
-        return format_stdin(mode);
+        return format_stdin(mode, stdin_language);
     }
     if paths.is_empty() {
         paths.push(PathBuf::from("."));
@@ -92,7 +98,7 @@ fn format_file(path: &Path, mode: Mode) -> Outcome {
         if let Some(error) = loaded.error {
             return Outcome::Failed(format!("{} (file left unchanged)", error.message));
         }
-        let formatted = nacl_syntax::nacl::format::format(&loaded.text);
+        let formatted = ide::format_text(language_of(path), &loaded.text);
         return if formatted == loaded.text {
             Outcome::Unchanged
         } else {
@@ -126,7 +132,7 @@ fn format_in_place(path: &Path) -> Result<Option<(String, String)>, String> {
     if let Some(error) = loaded.error {
         return Err(error.message);
     }
-    let formatted = nacl_syntax::nacl::format::format(&loaded.text);
+    let formatted = ide::format_text(language_of(path), &loaded.text);
     if formatted == loaded.text {
         return Ok(None);
     }
@@ -150,10 +156,10 @@ fn write_diff(out: &mut impl Write, path: &Path, original: &str, formatted: &str
     write!(out, "{}", diff.unified_diff().context_radius(3).header(&name, &name))
 }
 
-fn format_stdin(mode: Mode) -> io::Result<ExitCode> {
+fn format_stdin(mode: Mode, language: Language) -> io::Result<ExitCode> {
     let mut text = String::new();
     io::stdin().read_to_string(&mut text)?;
-    let formatted = nacl_syntax::nacl::format::format(&text);
+    let formatted = ide::format_text(language, &text);
     let mut out = io::stdout().lock();
     match mode {
         Mode::Write => out.write_all(formatted.as_bytes())?,

@@ -7,6 +7,7 @@ use super::{
 use nacl_analysis::{
     assists::AssistKind,
     hints::{self, HintKind},
+    ide,
 };
 use std::collections::HashMap;
 use tower_lsp_server::ls_types::{
@@ -29,7 +30,7 @@ pub fn code_actions(snapshot: &Snapshot, range: Range, only: Option<&[CodeAction
     let lines = document.lines(snapshot.encoding);
     let mut locator = Locator::new(workspace, snapshot.encoding, &snapshot.uris);
     let mut actions = Vec::new();
-    for assist in workspace.assists(&document.path, lines.text_range(range)) {
+    for assist in ide::assists(workspace, &document.path, lines.text_range(range)) {
         let kind = match assist.kind {
             AssistKind::QuickFix => CodeActionKind::QUICKFIX,
             AssistKind::Format => format_kind(),
@@ -57,8 +58,7 @@ pub fn code_actions(snapshot: &Snapshot, range: Range, only: Option<&[CodeAction
 pub fn inlay_hints(snapshot: &Snapshot, range: Range) -> Vec<InlayHint> {
     let (Some(document), Some(workspace)) = (&snapshot.document, &snapshot.workspace) else { return Vec::new() };
     let lines = document.lines(snapshot.encoding);
-    workspace
-        .inlay_hints(&document.path, lines.text_range(range))
+    ide::inlay_hints(workspace, &document.path, lines.text_range(range))
         .into_iter()
         .map(|hint| InlayHint {
             position: lines.position(hint.offset),
@@ -80,8 +80,7 @@ pub fn inlay_hints(snapshot: &Snapshot, range: Range) -> Vec<InlayHint> {
 pub fn document_links(snapshot: &Snapshot) -> Vec<DocumentLink> {
     let (Some(document), Some(workspace)) = (&snapshot.document, &snapshot.workspace) else { return Vec::new() };
     let lines = document.lines(snapshot.encoding);
-    workspace
-        .document_links(&document.path)
+    ide::document_links(workspace, &document.path)
         .into_iter()
         .filter_map(|hints::DocumentLink { range, target }| {
             Some(DocumentLink {
@@ -99,8 +98,7 @@ pub fn code_lenses(snapshot: &Snapshot) -> Vec<CodeLens> {
     let (Some(document), Some(workspace)) = (&snapshot.document, &snapshot.workspace) else { return Vec::new() };
     let lines = document.lines(snapshot.encoding);
     let mut seen = std::collections::HashSet::new();
-    workspace
-        .element_headers(&document.path)
+    ide::element_headers(workspace, &document.path)
         .into_iter()
         .filter(|(_, id)| seen.insert(id.clone()))
         .map(|(range, _)| CodeLens {

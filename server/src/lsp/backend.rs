@@ -144,10 +144,11 @@ impl Backend {
         if !self.support.get().is_some_and(|s| s.watched_files) {
             return;
         }
-        let watchers = ["**/*.nacl", "**/static-resources/**", "**/salto.config/states/**"]
-            .into_iter()
-            .map(|glob| FileSystemWatcher { glob_pattern: GlobPattern::String(glob.to_owned()), kind: None })
-            .collect();
+        let watchers =
+            ["**/*.nacl", "**/*.{hcl,tf,tfvars,nomad,hcldec}", "**/static-resources/**", "**/salto.config/states/**"]
+                .into_iter()
+                .map(|glob| FileSystemWatcher { glob_pattern: GlobPattern::String(glob.to_owned()), kind: None })
+                .collect();
         let options = DidChangeWatchedFilesRegistrationOptions { watchers };
         let registration = Registration {
             id: "nacl-ls/watched-files".to_owned(),

@@ -12,7 +12,7 @@ use tower_lsp_server::ls_types::{
 pub fn completion(snapshot: &Snapshot, position: Position, snippets: bool) -> Option<CompletionList> {
     let (document, workspace) = (snapshot.document.as_ref()?, snapshot.workspace.as_ref()?);
     let lines = document.lines(snapshot.encoding);
-    let found = workspace.completions(&document.path, lines.offset(position));
+    let found = nacl_analysis::ide::completions(workspace, &document.path, lines.offset(position));
     let items = found.items.iter().map(|item| completion_item(item, lines, snippets)).collect();
     Some(CompletionList { is_incomplete: found.incomplete, items })
 }

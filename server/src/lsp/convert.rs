@@ -18,7 +18,7 @@ use std::{
 use tower_lsp_server::ls_types::{
     Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DocumentSymbol, FoldingRange, FoldingRangeKind,
     Location, NumberOrString, Position, Range, SemanticToken, SemanticTokenModifier, SemanticTokenType,
-    SemanticTokensEdit, SymbolKind, TextEdit,
+    SemanticTokensEdit, SymbolKind,
 };
 
 /// A text with its line index: everything needed to convert offsets of one file.
@@ -125,11 +125,12 @@ pub fn symbol_kind(kind: structure::SymbolKind) -> SymbolKind {
         structure::SymbolKind::AnnotationType => SymbolKind::INTERFACE,
         structure::SymbolKind::Object => SymbolKind::STRUCT,
         structure::SymbolKind::Property => SymbolKind::PROPERTY,
+        structure::SymbolKind::Block => SymbolKind::CLASS,
     }
 }
 
 /// The outline of a document, as LSP document symbols.
-pub fn document_symbols(root: &nacl_syntax::nacl::SyntaxNode, lines: Lines<'_>) -> Vec<DocumentSymbol> {
+pub fn document_symbols(symbols: &[structure::Symbol], lines: Lines<'_>) -> Vec<DocumentSymbol> {
     fn convert(symbol: &structure::Symbol, lines: Lines<'_>) -> DocumentSymbol {
         #[allow(deprecated)] // `deprecated` is a required field of the type
         DocumentSymbol {
@@ -143,13 +144,13 @@ pub fn document_symbols(root: &nacl_syntax::nacl::SyntaxNode, lines: Lines<'_>) 
             children: Some(symbol.children.iter().map(|c| convert(c, lines)).collect()),
         }
     }
-    structure::document_symbols(root).iter().map(|s| convert(s, lines)).collect()
+    symbols.iter().map(|s| convert(s, lines)).collect()
 }
 
 /// The foldable regions of a document, by line.
-pub fn folding_ranges(root: &nacl_syntax::nacl::SyntaxNode, lines: Lines<'_>) -> Vec<FoldingRange> {
-    structure::folding_ranges(root, lines.text)
-        .into_iter()
+pub fn folding_ranges(folds: &[structure::Fold], lines: Lines<'_>) -> Vec<FoldingRange> {
+    folds
+        .iter()
         .map(|fold| FoldingRange {
             start_line: lines.index.line_col(fold.range.start()).line,
             end_line: lines.index.line_col(fold.range.end()).line,
@@ -162,26 +163,8 @@ pub fn folding_ranges(root: &nacl_syntax::nacl::SyntaxNode, lines: Lines<'_>) ->
         .collect()
 }
 
-/// The formatting edits of a document (or of a range of it): one edit replacing what changed.
-pub fn format(lines: Lines<'_>, range: Option<Range>) -> Vec<TextEdit> {
-    let text = lines.text;
-    let edit = match range {
-        None => {
-            let formatted = nacl_syntax::nacl::format::format(text);
-            (formatted != text).then_some((TextRange::up_to(TextSize::of(text)), formatted))
-        }
-        Some(range) => {
-            let parse = nacl_syntax::nacl::parse(text);
-            nacl_syntax::nacl::format::format_range(text, &parse, lines.text_range(range))
-                .filter(|edit| text[edit.range] != edit.new_text)
-                .map(|edit| (edit.range, edit.new_text))
-        }
-    };
-    edit.map(|(range, new_text)| vec![TextEdit { range: lines.range(range), new_text }]).unwrap_or_default()
-}
-
 /// The semantic token types the server reports, in legend order.
-pub const TOKEN_TYPES: [SemanticTokenType; 9] = [
+pub const TOKEN_TYPES: [SemanticTokenType; 10] = [
     SemanticTokenType::KEYWORD,
     SemanticTokenType::TYPE,
     SemanticTokenType::VARIABLE,
@@ -191,6 +174,7 @@ pub const TOKEN_TYPES: [SemanticTokenType; 9] = [
     SemanticTokenType::STRING,
     SemanticTokenType::NUMBER,
     SemanticTokenType::COMMENT,
+    SemanticTokenType::OPERATOR,
 ];
 
 /// The semantic token modifiers the server reports, in legend order.
@@ -213,6 +197,7 @@ pub fn semantic_tokens(lines: Lines<'_>, highlights: &[Highlight]) -> Vec<Semant
             HighlightKind::String => 6,
             HighlightKind::Number => 7,
             HighlightKind::Comment => 8,
+            HighlightKind::Operator => 9,
         };
         let modifiers = u32::from(highlight.declaration) | (u32::from(highlight.builtin) << 1);
         let mut start = usize::from(highlight.range.start());

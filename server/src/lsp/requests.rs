@@ -6,7 +6,10 @@ use super::{
     writer::{OpenDocument, Snapshot},
 };
 use crate::line_index::{Encoding, LineIndex};
-use nacl_analysis::{navigation, structure, workspace::LoadedWorkspace};
+use nacl_analysis::{
+    ide::{self, DocumentView},
+    workspace::LoadedWorkspace,
+};
 use nacl_syntax::TextRange;
 use std::collections::HashMap;
 use tower_lsp_server::ls_types::{
@@ -20,8 +23,7 @@ pub fn definition(snapshot: &Snapshot, position: Position) -> Vec<Location> {
     let (Some(document), Some(workspace)) = (&snapshot.document, &snapshot.workspace) else { return Vec::new() };
     let offset = document.lines(snapshot.encoding).offset(position);
     let mut locator = Locator::new(workspace, snapshot.encoding, &snapshot.uris);
-    workspace
-        .definition(&document.path, offset)
+    ide::definition(workspace, &document.path, offset)
         .into_iter()
         .filter_map(|t| locator.location(&t.path, t.range))
         .collect()
@@ -31,7 +33,7 @@ pub fn definition(snapshot: &Snapshot, position: Position) -> Vec<Location> {
 pub fn hover(snapshot: &Snapshot, position: Position) -> Option<Hover> {
     let (document, workspace) = (snapshot.document.as_ref()?, snapshot.workspace.as_ref()?);
     let lines = document.lines(snapshot.encoding);
-    let info = workspace.hover(&document.path, lines.offset(position))?;
+    let info = ide::hover(workspace, &document.path, lines.offset(position))?;
     Some(Hover {
         contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: info.markdown }),
         range: Some(lines.range(info.range)),
@@ -42,13 +44,13 @@ pub fn hover(snapshot: &Snapshot, position: Position) -> Option<Hover> {
 pub fn element_id(snapshot: &Snapshot, position: Position) -> Option<String> {
     let document = snapshot.document.as_ref()?;
     let offset = document.lines(snapshot.encoding).offset(position);
-    navigation::element_id_at(&syntax_of(snapshot, document), offset).map(|id| id.to_string())
+    view(snapshot, document).element_id(offset)
 }
 
 /// The service URL of the field or element at a position ("Go To Service").
 pub fn service_url(snapshot: &Snapshot, position: Position) -> Option<String> {
     let (document, workspace) = (snapshot.document.as_ref()?, snapshot.workspace.as_ref()?);
-    workspace.service_url(&document.path, document.lines(snapshot.encoding).offset(position))
+    ide::service_url(workspace, &document.path, document.lines(snapshot.encoding).offset(position))
 }
 
 /// The semantic tokens of a document, or of a range of it.
@@ -59,33 +61,33 @@ pub fn semantic_tokens(
     let document = snapshot.document.as_ref()?;
     let lines = document.lines(snapshot.encoding);
     let range = range.map(|r| TextRange::new(lines.offset(r.start), lines.offset(r.end).max(lines.offset(r.start))));
-    let highlights = nacl_analysis::highlight::highlights(&syntax_of(snapshot, document), range);
+    let highlights = view(snapshot, document).highlights(range);
     Some(convert::semantic_tokens(lines, &highlights))
 }
 
-/// The syntax tree of an open document: the workspace's (kept between requests) when it holds
-/// the document, else parsed now.
-fn syntax_of(snapshot: &Snapshot, document: &OpenDocument) -> nacl_syntax::nacl::SyntaxNode {
-    let kept = snapshot.workspace.as_ref().and_then(|w| w.syntax(&document.path));
-    kept.filter(|root| usize::from(root.text_range().len()) == document.text.len())
-        .unwrap_or_else(|| nacl_syntax::nacl::parse(&document.text).syntax())
+/// An open document as the analysis's syntax-only features see it.
+fn view<'a>(snapshot: &'a Snapshot, document: &'a OpenDocument) -> DocumentView<'a> {
+    DocumentView { path: &document.path, text: &document.text, workspace: snapshot.workspace.as_ref() }
 }
 
 /// The outline of a document.
 pub fn document_symbols(snapshot: &Snapshot) -> Vec<DocumentSymbol> {
     let Some(document) = &snapshot.document else { return Vec::new() };
-    convert::document_symbols(&syntax_of(snapshot, document), document.lines(snapshot.encoding))
+    convert::document_symbols(&view(snapshot, document).symbols(), document.lines(snapshot.encoding))
 }
 
 /// The foldable regions of a document.
 pub fn folding_ranges(snapshot: &Snapshot) -> Vec<FoldingRange> {
     let Some(document) = &snapshot.document else { return Vec::new() };
-    convert::folding_ranges(&syntax_of(snapshot, document), document.lines(snapshot.encoding))
+    convert::folding_ranges(&view(snapshot, document).folding_ranges(), document.lines(snapshot.encoding))
 }
 
 /// The edits that format a document, or a range of it.
 pub fn format(snapshot: &Snapshot, range: Option<Range>) -> Option<Vec<TextEdit>> {
-    snapshot.document.as_ref().map(|d| convert::format(d.lines(snapshot.encoding), range))
+    let document = snapshot.document.as_ref()?;
+    let lines = document.lines(snapshot.encoding);
+    let edit = view(snapshot, document).format(range.map(|r| lines.text_range(r)));
+    Some(edit.map(|e| vec![TextEdit { range: lines.range(e.range), new_text: e.new_text }]).unwrap_or_default())
 }
 
 /// Every place the symbol at a position is named, across the workspace.
@@ -93,7 +95,7 @@ pub fn references(snapshot: &Snapshot, position: Position, include_declaration: 
     let (Some(document), Some(workspace)) = (&snapshot.document, &snapshot.workspace) else { return Vec::new() };
     let offset = document.lines(snapshot.encoding).offset(position);
     let mut locator = Locator::new(workspace, snapshot.encoding, &snapshot.uris);
-    let found = workspace.references(&document.path, offset, include_declaration);
+    let found = ide::references(workspace, &document.path, offset, include_declaration);
     found.into_iter().filter_map(|o| locator.location(&o.path, o.range)).collect()
 }
 
@@ -101,8 +103,7 @@ pub fn references(snapshot: &Snapshot, position: Position, include_declaration: 
 pub fn highlights(snapshot: &Snapshot, position: Position) -> Vec<DocumentHighlight> {
     let (Some(document), Some(workspace)) = (&snapshot.document, &snapshot.workspace) else { return Vec::new() };
     let lines = document.lines(snapshot.encoding);
-    workspace
-        .highlights(&document.path, lines.offset(position))
+    ide::document_highlights(workspace, &document.path, lines.offset(position))
         .into_iter()
         .map(|o| DocumentHighlight {
             range: lines.range(o.range),
@@ -115,7 +116,7 @@ pub fn highlights(snapshot: &Snapshot, position: Position) -> Vec<DocumentHighli
 pub fn prepare_rename(snapshot: &Snapshot, position: Position) -> Result<Option<PrepareRenameResponse>, String> {
     let (Some(document), Some(workspace)) = (&snapshot.document, &snapshot.workspace) else { return Ok(None) };
     let lines = document.lines(snapshot.encoding);
-    let (range, placeholder) = workspace.prepare_rename(&document.path, lines.offset(position))?;
+    let (range, placeholder) = ide::prepare_rename(workspace, &document.path, lines.offset(position))?;
     Ok(Some(PrepareRenameResponse::RangeWithPlaceholder { range: lines.range(range), placeholder }))
 }
 
@@ -124,7 +125,7 @@ pub fn rename(snapshot: &Snapshot, position: Position, new_name: &str) -> Result
     let (Some(document), Some(workspace)) = (&snapshot.document, &snapshot.workspace) else { return Ok(None) };
     let offset = document.lines(snapshot.encoding).offset(position);
     let mut changes = HashMap::new();
-    for (path, edits) in workspace.rename(&document.path, offset, new_name)? {
+    for (path, edits) in ide::rename(workspace, &document.path, offset, new_name)? {
         let (Some(uri), Some(text)) = (snapshot.uris.uri_of(&path), workspace.text_of(&path)) else { continue };
         let index = LineIndex::new(&text);
         let lines = Lines { text: &text, index: &index, encoding: snapshot.encoding };
@@ -138,11 +139,11 @@ pub fn rename(snapshot: &Snapshot, position: Position, new_name: &str) -> Result
 pub fn selection_ranges(snapshot: &Snapshot, positions: &[Position]) -> Vec<SelectionRange> {
     let Some(document) = &snapshot.document else { return Vec::new() };
     let lines = document.lines(snapshot.encoding);
-    let root = syntax_of(snapshot, document);
+    let view = view(snapshot, document);
     positions
         .iter()
         .map(|&position| {
-            let ranges = structure::selection_ranges(&root, lines.offset(position));
+            let ranges = view.selection_ranges(lines.offset(position));
             // Outermost first, each wrapping the next.
             let mut selection: Option<SelectionRange> = None;
             for range in ranges.into_iter().rev() {

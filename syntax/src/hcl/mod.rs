@@ -5,6 +5,7 @@
 //! stable [`ErrorCode`]s; [`format`] writes HashiCorp's canonical layout (what `hclfmt` and
 //! `terraform fmt` write).
 
+pub mod ast;
 mod error;
 pub mod format;
 mod kind;
@@ -17,6 +18,14 @@ pub use parser::MAX_NESTING;
 
 /// The result of parsing an HCL file.
 pub type Parse = crate::Parse<HclLanguage>;
+
+impl crate::Parse<HclLanguage> {
+    /// The typed root of the tree.
+    pub fn tree(&self) -> ast::SourceFile {
+        use rowan::ast::AstNode;
+        ast::SourceFile::cast(self.syntax()).expect("the root is always a SOURCE_FILE")
+    }
+}
 
 /// Parses HCL native syntax. Never fails and never panics: errors are reported in
 /// [`crate::Parse::errors`] and the tree holds every byte of `text`.

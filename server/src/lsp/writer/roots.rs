@@ -222,7 +222,7 @@ impl Writer {
                 root.workspace.reload_layout(self.settings.environment.as_deref());
                 reread_state.insert(index);
             }
-            if !files::is_nacl_file(&path) || path.is_dir() {
+            if !files::is_analysed_file(&path) || path.is_dir() {
                 root.static_changes.push(path);
             } else if open.contains(&path) {
                 // The editor's buffer wins over the file on disk.

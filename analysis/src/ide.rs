@@ -1,0 +1,248 @@
+//! The IDE facade: one entry per editor feature, each dispatching on the document's language with
+//! an exhaustive `match`, so a new language is a compile error wherever it must be handled.
+//!
+//! Features that read one document's syntax take a [`DocumentView`] (its text, language and, when
+//! the document is in a workspace, the workspace, whose kept parse is reused); features that need
+//! the workspace take it and a path. NaCl's implementations live in the rest of this crate, HCL's
+//! in [`crate::hcl`]; HCL files are analysed one by one, so features that need more than one file
+//! (references across files, rename, completion of names) answer nothing for HCL yet.
+
+use crate::{
+    assists::Assist,
+    completion::Completions,
+    hcl,
+    highlight::{self, Highlight},
+    hints::{DocumentLink, InlayHint},
+    language::Language,
+    navigation::{HoverInfo, Target},
+    references::{Occurrence, RenameEdits},
+    structure::{self, Fold, Symbol},
+    workspace::LoadedWorkspace,
+};
+use nacl_syntax::{TextEdit, TextRange, TextSize};
+use std::path::Path;
+
+/// One document as the syntax-only features see it.
+#[derive(Clone, Copy)]
+pub struct DocumentView<'a> {
+    /// Its path (or the path standing for a document that is not a file).
+    pub path: &'a Path,
+    /// Its current text.
+    pub text: &'a str,
+    /// The workspace holding it, if any: its kept parse is reused when it matches `text`.
+    pub workspace: Option<&'a LoadedWorkspace>,
+}
+
+impl DocumentView<'_> {
+    /// The document's language: decided when it entered the workspace, else from its name
+    /// (NaCl for a name nacl-ls does not know).
+    pub fn language(&self) -> Language {
+        language_of(self.workspace, self.path)
+    }
+
+    fn nacl_syntax(&self) -> nacl_syntax::nacl::SyntaxNode {
+        let kept = self.workspace.and_then(|w| w.syntax(self.path));
+        kept.filter(|root| usize::from(root.text_range().len()) == self.text.len())
+            .unwrap_or_else(|| nacl_syntax::nacl::parse(self.text).syntax())
+    }
+
+    fn hcl_parse(&self) -> nacl_syntax::hcl::Parse {
+        let kept = self.workspace.and_then(|w| w.file(self.path).map(|f| hcl::parse(&w.db, f).clone()));
+        kept.filter(|parse| usize::from(parse.syntax().text_range().len()) == self.text.len())
+            .unwrap_or_else(|| nacl_syntax::hcl::parse(self.text))
+    }
+
+    /// The full ID of the NaCl element or value at `offset` ("Copy NaCl Reference").
+    pub fn element_id(&self, offset: TextSize) -> Option<String> {
+        match self.language() {
+            Language::Nacl => crate::navigation::element_id_at(&self.nacl_syntax(), offset).map(|id| id.to_string()),
+            Language::Hcl => None,
+        }
+    }
+
+    /// The outline.
+    pub fn symbols(&self) -> Vec<Symbol> {
+        match self.language() {
+            Language::Nacl => structure::document_symbols(&self.nacl_syntax()),
+            Language::Hcl => hcl::structure::document_symbols(&self.hcl_parse().syntax()),
+        }
+    }
+
+    /// The foldable regions.
+    pub fn folding_ranges(&self) -> Vec<Fold> {
+        match self.language() {
+            Language::Nacl => structure::folding_ranges(&self.nacl_syntax(), self.text),
+            Language::Hcl => hcl::structure::folding_ranges(&self.hcl_parse().syntax(), self.text),
+        }
+    }
+
+    /// The steps of "expand selection" from `offset`, innermost first.
+    pub fn selection_ranges(&self, offset: TextSize) -> Vec<TextRange> {
+        match self.language() {
+            Language::Nacl => structure::selection_ranges(&self.nacl_syntax(), offset),
+            Language::Hcl => hcl::structure::selection_ranges(&self.hcl_parse().syntax(), offset),
+        }
+    }
+
+    /// The semantic highlights of the words overlapping `range` (all when `None`).
+    pub fn highlights(&self, range: Option<TextRange>) -> Vec<Highlight> {
+        match self.language() {
+            Language::Nacl => highlight::highlights(&self.nacl_syntax(), range),
+            Language::Hcl => hcl::highlight::highlights(&self.hcl_parse().syntax(), range),
+        }
+    }
+
+    /// The edit that formats the document, or the part of it around `range`; `None` when
+    /// formatting changes nothing.
+    pub fn format(&self, range: Option<TextRange>) -> Option<TextEdit> {
+        let text = self.text;
+        let whole = |formatted: String| {
+            (formatted != text).then(|| TextEdit { range: TextRange::up_to(TextSize::of(text)), new_text: formatted })
+        };
+        let edit = match (self.language(), range) {
+            (Language::Nacl, None) => whole(nacl_syntax::nacl::format::format(text)),
+            (Language::Nacl, Some(range)) => {
+                nacl_syntax::nacl::format::format_range(text, &nacl_syntax::nacl::parse(text), range)
+            }
+            (Language::Hcl, None) => whole(nacl_syntax::hcl::format::format_parsed(text, &self.hcl_parse())),
+            (Language::Hcl, Some(range)) => nacl_syntax::hcl::format::format_range(text, &self.hcl_parse(), range),
+        };
+        edit.filter(|edit| text[edit.range] != edit.new_text)
+    }
+}
+
+/// `text` formatted in its language's canonical style.
+pub fn format_text(language: Language, text: &str) -> String {
+    match language {
+        Language::Nacl => nacl_syntax::nacl::format::format(text),
+        Language::Hcl => nacl_syntax::hcl::format::format(text),
+    }
+}
+
+/// `text` parsed on its own: its concrete syntax tree, printed, and its syntax errors.
+pub fn parse_text(language: Language, text: &str) -> (String, Vec<nacl_syntax::SyntaxError>) {
+    match language {
+        Language::Nacl => {
+            let parse = nacl_syntax::nacl::parse(text);
+            (format!("{:#?}", parse.syntax()), parse.errors().to_vec())
+        }
+        Language::Hcl => {
+            let parse = nacl_syntax::hcl::parse(text);
+            (format!("{:#?}", parse.syntax()), parse.errors().to_vec())
+        }
+    }
+}
+
+/// The language of the file at `path` in `workspace` (decided when it entered it), else from its
+/// name, NaCl for a name nacl-ls does not know.
+pub fn language_of(workspace: Option<&LoadedWorkspace>, path: &Path) -> Language {
+    workspace
+        .and_then(|w| w.file(path).map(|f| f.language(&w.db)))
+        .or_else(|| Language::of_path(path))
+        .unwrap_or(Language::Nacl)
+}
+
+/// Where the name at `offset` is defined.
+pub fn definition(workspace: &LoadedWorkspace, path: &Path, offset: TextSize) -> Vec<Target> {
+    match language_of(Some(workspace), path) {
+        Language::Nacl => workspace.definition(path, offset),
+        Language::Hcl => Vec::new(),
+    }
+}
+
+/// What the word at `offset` is.
+pub fn hover(workspace: &LoadedWorkspace, path: &Path, offset: TextSize) -> Option<HoverInfo> {
+    match language_of(Some(workspace), path) {
+        Language::Nacl => workspace.hover(path, offset),
+        Language::Hcl => None,
+    }
+}
+
+/// The service URL of the element at `offset` (NaCl only).
+pub fn service_url(workspace: &LoadedWorkspace, path: &Path, offset: TextSize) -> Option<String> {
+    match language_of(Some(workspace), path) {
+        Language::Nacl => workspace.service_url(path, offset),
+        Language::Hcl => None,
+    }
+}
+
+/// Every place the name at `offset` appears.
+pub fn references(workspace: &LoadedWorkspace, path: &Path, offset: TextSize, declaration: bool) -> Vec<Occurrence> {
+    match language_of(Some(workspace), path) {
+        Language::Nacl => workspace.references(path, offset, declaration),
+        Language::Hcl => Vec::new(),
+    }
+}
+
+/// The places in its own document the name at `offset` appears.
+pub fn document_highlights(workspace: &LoadedWorkspace, path: &Path, offset: TextSize) -> Vec<Occurrence> {
+    match language_of(Some(workspace), path) {
+        Language::Nacl => workspace.highlights(path, offset),
+        Language::Hcl => Vec::new(),
+    }
+}
+
+/// The name a rename at `offset` replaces, or why it cannot be renamed.
+pub fn prepare_rename(
+    workspace: &LoadedWorkspace,
+    path: &Path,
+    offset: TextSize,
+) -> Result<(TextRange, String), String> {
+    match language_of(Some(workspace), path) {
+        Language::Nacl => workspace.prepare_rename(path, offset),
+        Language::Hcl => Err("renaming in HCL files needs a schema, which nacl-ls does not have yet".to_owned()),
+    }
+}
+
+/// The edits of a rename, or why it is refused.
+pub fn rename(
+    workspace: &LoadedWorkspace,
+    path: &Path,
+    offset: TextSize,
+    new_name: &str,
+) -> Result<RenameEdits, String> {
+    match language_of(Some(workspace), path) {
+        Language::Nacl => workspace.rename(path, offset, new_name),
+        Language::Hcl => Err("renaming in HCL files needs a schema, which nacl-ls does not have yet".to_owned()),
+    }
+}
+
+/// The completions at `offset`.
+pub fn completions(workspace: &LoadedWorkspace, path: &Path, offset: TextSize) -> Completions {
+    match language_of(Some(workspace), path) {
+        Language::Nacl => workspace.completions(path, offset),
+        Language::Hcl => Completions::default(),
+    }
+}
+
+/// The fixes and refactorings available over `range`.
+pub fn assists(workspace: &LoadedWorkspace, path: &Path, range: TextRange) -> Vec<Assist> {
+    match language_of(Some(workspace), path) {
+        Language::Nacl => workspace.assists(path, range),
+        Language::Hcl => Vec::new(),
+    }
+}
+
+/// The inlay hints over `range`.
+pub fn inlay_hints(workspace: &LoadedWorkspace, path: &Path, range: TextRange) -> Vec<InlayHint> {
+    match language_of(Some(workspace), path) {
+        Language::Nacl => workspace.inlay_hints(path, range),
+        Language::Hcl => Vec::new(),
+    }
+}
+
+/// The links of a document.
+pub fn document_links(workspace: &LoadedWorkspace, path: &Path) -> Vec<DocumentLink> {
+    match language_of(Some(workspace), path) {
+        Language::Nacl => workspace.document_links(path),
+        Language::Hcl => Vec::new(),
+    }
+}
+
+/// The element headers of a document, for code lenses (NaCl only).
+pub fn element_headers(workspace: &LoadedWorkspace, path: &Path) -> Vec<(TextRange, crate::elem_id::ElemId)> {
+    match language_of(Some(workspace), path) {
+        Language::Nacl => workspace.element_headers(path),
+        Language::Hcl => Vec::new(),
+    }
+}

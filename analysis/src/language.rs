@@ -1,0 +1,76 @@
+//! The languages nacl-ls analyses, and which one a file is in.
+//!
+//! A file's language is decided once, from its name, when it enters the database; every feature
+//! then dispatches on it with an exhaustive `match`, so adding a language is a compile error in
+//! each place that must handle it.
+
+use std::path::Path;
+
+/// A language nacl-ls analyses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Language {
+    /// NaCl, the language of Salto workspaces (`*.nacl`).
+    Nacl,
+    /// HCL's native syntax (`*.hcl`, `*.tf`, `*.tfvars`, `*.pkr.hcl`, `*.nomad`, `*.hcldec`, ...).
+    Hcl,
+}
+
+/// The file-name suffixes of HCL files.
+const HCL_SUFFIXES: &[&str] = &[".hcl", ".tf", ".tfvars", ".nomad", ".hcldec"];
+
+impl Language {
+    /// Every language.
+    pub const ALL: &'static [Language] = &[Language::Nacl, Language::Hcl];
+
+    /// The language of the file at `path`, from its name; `None` for files nacl-ls does not read.
+    pub fn of_path(path: &Path) -> Option<Language> {
+        let name = path.file_name()?.to_str()?;
+        if name.ends_with(".nacl") {
+            Some(Language::Nacl)
+        } else if HCL_SUFFIXES.iter().any(|suffix| name.len() > suffix.len() && name.ends_with(suffix)) {
+            Some(Language::Hcl)
+        } else {
+            None
+        }
+    }
+
+    /// The language an editor names with `id` (LSP's `languageId`), for documents without a file name.
+    pub fn of_language_id(id: &str) -> Option<Language> {
+        match id {
+            "nacl" => Some(Language::Nacl),
+            "hcl" | "terraform" | "terraform-vars" | "hcldec" => Some(Language::Hcl),
+            _ => None,
+        }
+    }
+
+    /// The language's name, as shown to users.
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::Nacl => "NaCl",
+            Language::Hcl => "HCL",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn languages_come_from_file_names() {
+        for (name, language) in [
+            ("a.nacl", Some(Language::Nacl)),
+            ("main.tf", Some(Language::Hcl)),
+            ("terraform.tfvars", Some(Language::Hcl)),
+            ("build.pkr.hcl", Some(Language::Hcl)),
+            ("terragrunt.hcl", Some(Language::Hcl)),
+            ("job.nomad", Some(Language::Hcl)),
+            ("spec.hcldec", Some(Language::Hcl)),
+            (".hcl", None),
+            ("notes.txt", None),
+            ("nacl", None),
+        ] {
+            assert_eq!(Language::of_path(Path::new("/w").join(name).as_path()), language, "{name}");
+        }
+    }
+}

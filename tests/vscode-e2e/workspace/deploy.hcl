@@ -1,0 +1,4 @@
+service "web" {
+port=8080
+  tags = [1 2]
+}
