@@ -935,10 +935,22 @@ fn hcl_files_get_diagnostics_outline_highlighting_folding_and_formatting() {
         json!({ "textDocument": { "uri": file_uri }, "options": { "tabSize": 2, "insertSpaces": true } }),
     );
     assert_eq!(edits[0]["newText"], "resource \"aws_instance\" web {\n  ami = \"x\"\n  tags = {\n    a = 1\n  }\n}\n");
+    // Hover shows a constant expression's type and value; on a name it shows nothing yet.
+    let on_value = json!({ "textDocument": { "uri": file_uri }, "position": { "line": 1, "character": 5 } });
+    let hover = client.request("textDocument/hover", on_value);
+    assert!(hover["contents"]["value"].as_str().is_some_and(|v| v.contains("string")), "{hover}");
     // NaCl-only requests answer nothing for HCL rather than reading it as NaCl.
     let at = json!({ "textDocument": { "uri": file_uri }, "position": { "line": 1, "character": 1 } });
     assert_eq!(client.request("textDocument/hover", at.clone()), Value::Null);
     assert_eq!(client.request("textDocument/definition", at), Value::Null);
+    // A `for` variable: definition and references within its expression.
+    let loops = uri(&dir.join("loops.hcl"));
+    client.open(&loops, 1, "x = [for v in l : v]\n");
+    let use_site = json!({ "textDocument": { "uri": loops }, "position": { "line": 0, "character": 18 }, "context": { "includeDeclaration": true } });
+    let definition = client.request("textDocument/definition", use_site.clone());
+    assert_eq!(definition[0]["range"]["start"], json!({ "line": 0, "character": 9 }), "{definition}");
+    let references = client.request("textDocument/references", use_site);
+    assert_eq!(references.as_array().map(Vec::len), Some(2), "{references}");
     client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }

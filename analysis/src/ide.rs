@@ -146,7 +146,9 @@ pub fn language_of(workspace: Option<&LoadedWorkspace>, path: &Path) -> Language
 pub fn definition(workspace: &LoadedWorkspace, path: &Path, offset: TextSize) -> Vec<Target> {
     match language_of(Some(workspace), path) {
         Language::Nacl => workspace.definition(path, offset),
-        Language::Hcl => Vec::new(),
+        Language::Hcl => hcl_binding(workspace, path, offset)
+            .map(|b| vec![Target { path: path.to_path_buf(), range: b.declaration }])
+            .unwrap_or_default(),
     }
 }
 
@@ -154,8 +156,29 @@ pub fn definition(workspace: &LoadedWorkspace, path: &Path, offset: TextSize) ->
 pub fn hover(workspace: &LoadedWorkspace, path: &Path, offset: TextSize) -> Option<HoverInfo> {
     match language_of(Some(workspace), path) {
         Language::Nacl => workspace.hover(path, offset),
-        Language::Hcl => None,
+        Language::Hcl => {
+            let file = workspace.file(path)?;
+            hcl::hover::hover(&hcl::parse(&workspace.db, file).syntax(), offset)
+        }
     }
+}
+
+/// The `for` variable at `offset` in an HCL file of the workspace.
+fn hcl_binding(workspace: &LoadedWorkspace, path: &Path, offset: TextSize) -> Option<hcl::scope::Binding> {
+    let file = workspace.file(path)?;
+    hcl::scope::binding_at(&hcl::parse(&workspace.db, file).syntax(), offset)
+}
+
+/// The declaration (when asked for) and uses of the `for` variable at `offset` in an HCL file.
+fn hcl_occurrences(workspace: &LoadedWorkspace, path: &Path, offset: TextSize, declaration: bool) -> Vec<Occurrence> {
+    let Some(binding) = hcl_binding(workspace, path, offset) else { return Vec::new() };
+    let at = |range, declaration| Occurrence { path: path.to_path_buf(), range, declaration };
+    let mut out: Vec<Occurrence> = Vec::new();
+    if declaration {
+        out.push(at(binding.declaration, true));
+    }
+    out.extend(binding.uses.into_iter().map(|range| at(range, false)));
+    out
 }
 
 /// The service URL of the element at `offset` (NaCl only).
@@ -170,7 +193,7 @@ pub fn service_url(workspace: &LoadedWorkspace, path: &Path, offset: TextSize) -
 pub fn references(workspace: &LoadedWorkspace, path: &Path, offset: TextSize, declaration: bool) -> Vec<Occurrence> {
     match language_of(Some(workspace), path) {
         Language::Nacl => workspace.references(path, offset, declaration),
-        Language::Hcl => Vec::new(),
+        Language::Hcl => hcl_occurrences(workspace, path, offset, declaration),
     }
 }
 
@@ -178,7 +201,7 @@ pub fn references(workspace: &LoadedWorkspace, path: &Path, offset: TextSize, de
 pub fn document_highlights(workspace: &LoadedWorkspace, path: &Path, offset: TextSize) -> Vec<Occurrence> {
     match language_of(Some(workspace), path) {
         Language::Nacl => workspace.highlights(path, offset),
-        Language::Hcl => Vec::new(),
+        Language::Hcl => hcl_occurrences(workspace, path, offset, true),
     }
 }
 

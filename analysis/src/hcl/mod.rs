@@ -1,9 +1,15 @@
 //! HCL's part of the analysis: per-file queries over HCL's syntax (its parse, its diagnostics), the
-//! outline, folds and selection steps, and semantic highlighting. HCL files are analysed one by one:
+//! outline, folds and selection steps, semantic highlighting, hover, the value model and the
+//! evaluator, and static analysis of expressions. HCL files are analysed one by one:
 //! what a name means across files is the business of schemas (hcldec specs).
 
+pub mod eval;
 pub mod highlight;
+pub mod hover;
+pub mod scope;
+pub mod statics;
 pub mod structure;
+pub mod value;
 
 use crate::{
     db::{Db, SourceFile},

@@ -104,7 +104,7 @@ mod tests {
 
     #[test]
     fn outline_names_blocks_by_their_labels() {
-        let text = "resource \"aws_instance\" web {\n  ami = \"x\"\n  tags = {\n    a = 1\n  }\n  lifecycle {\n  }\n}\nlocals {\n  n = 1\n}\n";
+        let text = "# leading comment\nresource \"aws_instance\" web {\n  ami = \"x\"\n  tags = {\n    a = 1\n  }\n  lifecycle {\n  }\n}\nlocals {\n  n = 1\n}\n";
         let mut out = String::new();
         fn walk(symbols: &[Symbol], depth: usize, out: &mut String) {
             for s in symbols {

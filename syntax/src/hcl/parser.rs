@@ -39,7 +39,8 @@ pub(crate) fn parse_tokens(text: &str, lexed: &Lexed) -> (GreenNode, Vec<SyntaxE
         newlines: vec![true],
         depth: 0,
     };
-    let root = p.start();
+    // The root starts before any leading trivia, so that the whole text is inside it.
+    let root = p.events.start();
     p.body_items(BodyEnd::File);
     p.skip_trivia_all();
     root.complete(&mut p.events, SOURCE_FILE);

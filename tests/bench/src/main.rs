@@ -6,12 +6,14 @@
 //!   and counting their lines, each latency as the ratio to the 10 MB workspace's, so figures
 //!   compare across machines.
 //! - `corpus`: the full check of every corpus workspace.
+//! - `languages`: NaCl's and HCL's parse and format throughput, as ratios to reading their files.
 //! - `generate`: writes one generated workspace.
 //! - `instructions`: the regression guard: instruction counts (valgrind's callgrind) of parsing
 //!   and checking a fixed generated workspace, compared with the committed baseline.
 
 mod generate;
 mod instructions;
+mod languages;
 mod report;
 mod server;
 mod throughput;
@@ -45,6 +47,8 @@ enum Command {
     },
     /// The full check of every corpus workspace: time, MB/s, peak memory, errors and warnings.
     Corpus,
+    /// NaCl's and HCL's parse and format throughput, each as a ratio to reading its files.
+    Languages,
     /// Writes a generated workspace.
     Generate {
         /// Where (a new folder).
@@ -96,6 +100,10 @@ fn main() -> ExitCode {
             }
         },
         Command::Instructions { update } => instructions::run(update),
+        Command::Languages => {
+            languages::run();
+            ExitCode::SUCCESS
+        }
         Command::Corpus => {
             println!("| workspace | files | MB | check s | MB/s | peak MB (x input) | errors | warnings |");
             println!("|---|---|---|---|---|---|---|---|");

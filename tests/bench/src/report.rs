@@ -79,6 +79,12 @@ pub fn table(columns: &[Column], latency_reference: Option<&str>) -> String {
         "<= 10 / 30 ms; 1 GB <= 1.5x 10 MB",
         &|s| s.edit,
     );
+    server_row(
+        &mut server_rows,
+        "server: didChange to diagnostics of an HCL file in the workspace, median / p99 ms (x ref)",
+        "<= 10 / 30 ms",
+        &|s| s.hcl_edit,
+    );
     server_row(&mut server_rows, "server: hover, median / p99 ms (x ref)", "p99 <= 5 ms", &|s| s.hover);
     server_row(&mut server_rows, "server: definition, median / p99 ms (x ref)", "p99 <= 5 ms", &|s| s.definition);
     server_row(&mut server_rows, "server: references to a type, median / p99 ms (x ref)", "<= 50 ms", &|s| {

@@ -46,6 +46,8 @@ pub struct ServerFigures {
     pub indexed: f64,
     /// `didChange` to the document's diagnostics.
     pub edit: Latency,
+    /// The same for an HCL document (the largest file of the HCL corpus) opened in the workspace.
+    pub hcl_edit: Latency,
     /// Hover on an instance's type label.
     pub hover: Latency,
     /// Definition from there.
@@ -119,6 +121,7 @@ pub fn measure(server: &Path, root: &Path, files: &[PathBuf]) -> Option<ServerFi
             started.elapsed()
         })
         .collect();
+    let hcl_edit = hcl_edits(&mut client, root);
     let header = target.text.lines().nth(target.header).unwrap_or_default().to_owned();
     let position = json!({ "line": target.header, "character": 2 });
     let params =
@@ -160,6 +163,7 @@ pub fn measure(server: &Path, root: &Path, files: &[PathBuf]) -> Option<ServerFi
     Some(ServerFigures {
         indexed,
         edit: Latency::of(edits),
+        hcl_edit,
         hover,
         definition,
         references,
@@ -169,6 +173,39 @@ pub fn measure(server: &Path, root: &Path, files: &[PathBuf]) -> Option<ServerFi
         tokens,
         peak,
     })
+}
+
+/// Opens the largest file of the HCL corpus as a document of the workspace at `root` and times
+/// [`EDITS`] edits to its diagnostics: typing into a string value.
+fn hcl_edits(client: &mut Client, root: &Path) -> Latency {
+    let largest = nacl_corpus::hcl_corpus()
+        .into_iter()
+        .filter(|f| f.parse_ok)
+        .max_by_key(|f| f.path.metadata().map(|m| m.len()).unwrap_or(0));
+    let Some(text) = largest.and_then(|f| std::fs::read_to_string(f.path).ok()) else { return Latency::default() };
+    let Some((line, character)) =
+        text.lines().enumerate().find_map(|(i, l)| l.find(" = \"").filter(|_| l.ends_with('"')).map(|at| (i, at + 4)))
+    else {
+        return Latency::default();
+    };
+    let file_uri = uri(&root.join("nacl-ls-bench-edits.hcl"));
+    client.open(&file_uri, 1, &text);
+    client.diagnostics(&file_uri, 1);
+    let times = (0..EDITS)
+        .map(|i| {
+            let version = i as i64 + 2;
+            let at = json!({ "line": line, "character": character });
+            let started = Instant::now();
+            client.notify(
+                "textDocument/didChange",
+                json!({ "textDocument": { "uri": file_uri, "version": version }, "contentChanges": [{ "range": { "start": at, "end": at }, "text": "e" }] }),
+            );
+            client.diagnostics(&file_uri, version);
+            started.elapsed()
+        })
+        .collect();
+    client.notify("textDocument/didClose", json!({ "textDocument": { "uri": file_uri } }));
+    Latency::of(times)
 }
 
 /// The latency of [`READS`] identical requests.

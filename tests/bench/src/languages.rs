@@ -1,0 +1,98 @@
+//! NaCl and HCL side by side: parse and format throughput of each language as ratios to reading its
+//! files, taken in one run so the two compare on one machine under one load. Each figure is the best
+//! of several passes over the files (the HCL corpus is small), so a noisy moment does not decide it.
+
+use crate::throughput::{self, Rate};
+use std::{path::PathBuf, time::Instant};
+
+/// How many passes each figure takes the best of.
+const PASSES: usize = 5;
+/// Each pass processes at least this many bytes (repeating the files), so small corpora time well.
+const PASS_BYTES: u64 = 50_000_000;
+
+/// The figures of one language.
+struct Figures {
+    name: &'static str,
+    files: usize,
+    bytes: u64,
+    read: Rate,
+    parse: Rate,
+    format: Rate,
+}
+
+/// Prints the table of both languages.
+pub fn run() {
+    let nacl_dir = nacl_corpus::workspaces().into_iter().max_by_key(|dir| {
+        nacl_corpus::nacl_files(dir).iter().filter_map(|f| f.metadata().ok()).map(|m| m.len()).sum::<u64>()
+    });
+    let nacl_files = nacl_dir.map(|dir| throughput::nacl_files(&dir)).unwrap_or_default();
+    let hcl_files: Vec<PathBuf> =
+        nacl_corpus::hcl_corpus().into_iter().filter(|f| f.parse_ok).map(|f| f.path).collect();
+    let columns = [
+        measure(
+            "NaCl (largest corpus workspace)",
+            &nacl_files,
+            |t| nacl_syntax::nacl::parse(t).errors().len(),
+            |t| nacl_syntax::nacl::format::format(t).len(),
+        ),
+        measure(
+            "HCL (corpus-hcl, files that parse)",
+            &hcl_files,
+            |t| nacl_syntax::hcl::parse(t).errors().len(),
+            |t| nacl_syntax::hcl::format::format(t).len(),
+        ),
+    ];
+    println!("| figure | {} | {} |", columns[0].name, columns[1].name);
+    println!("|---|---|---|");
+    let row = |label: &str, cell: &dyn Fn(&Figures) -> String| {
+        println!("| {label} | {} | {} |", cell(&columns[0]), cell(&columns[1]));
+    };
+    row("files / MB", &|c| format!("{} / {:.1}", c.files, c.bytes as f64 / 1e6));
+    row("read files and count lines (reference), MB/s", &|c| format!("{:.0}", c.read.mb_per_s()));
+    let ratio = |rate: Rate, read: Rate| {
+        format!("{:.1} ({:.3}x)", rate.mb_per_s(), rate.mb_per_s() / read.mb_per_s().max(1e-9))
+    };
+    row("parse, 1 thread, MB/s (x read)", &|c| ratio(c.parse, c.read));
+    row("format, 1 thread, MB/s (x read)", &|c| ratio(c.format, c.read));
+}
+
+fn measure(
+    name: &'static str,
+    files: &[PathBuf],
+    parse: impl Fn(&str) -> usize,
+    format: impl Fn(&str) -> usize,
+) -> Figures {
+    let texts = crate::read_all(files);
+    let bytes: u64 = texts.iter().map(|t| t.len() as u64).sum();
+    let repeat = PASS_BYTES.div_ceil(bytes.max(1)) as usize;
+    let best = |work: &dyn Fn()| -> Rate {
+        let seconds = (0..PASSES)
+            .map(|_| {
+                let start = Instant::now();
+                work();
+                start.elapsed().as_secs_f64()
+            })
+            .fold(f64::INFINITY, f64::min);
+        Rate { bytes: bytes * repeat as u64, seconds }
+    };
+    let read = best(&|| {
+        for _ in 0..repeat {
+            std::hint::black_box(throughput::read_and_count(files));
+        }
+    });
+    let parse = best(&|| {
+        for _ in 0..repeat {
+            texts.iter().for_each(|t| {
+                std::hint::black_box(parse(t));
+            });
+        }
+    });
+    let format = best(&|| {
+        for _ in 0..repeat {
+            texts.iter().for_each(|t| {
+                std::hint::black_box(format(t));
+            });
+        }
+    });
+    Figures { name, files: files.len(), bytes, read, parse, format }
+}
