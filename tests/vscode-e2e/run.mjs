@@ -161,6 +161,36 @@ async function command(title) {
   await page.keyboard.press("Enter");
 }
 
+/** Waits until the first line of the active editor is drawn in more than one colour class. */
+async function waitForHighlighting() {
+  await waitFor("highlighting", async () => {
+    const classes = await page
+      .locator(".editor-instance .view-line")
+      .first()
+      .evaluate((line) => new Set([...line.querySelectorAll("span span")].map((s) => s.className)).size);
+    return classes > 1;
+  });
+}
+
+/**
+ * Runs "Format Document" until the editor's text starts with `expected`: the first request may
+ * reach the server before the document does, so it asks again, as a person would (three times).
+ */
+async function formatDocument(expected) {
+  const formatted = async () => (await editorText()).startsWith(expected);
+  for (let attempt = 1; ; attempt++) {
+    await command("Format Document");
+    try {
+      await waitFor("the formatted text", formatted, 10000);
+      return;
+    } catch (error) {
+      if (attempt === 3) {
+        throw error;
+      }
+    }
+  }
+}
+
 async function goTo(line, column) {
   await page.keyboard.press("Control+G");
   const input = page.locator(".quick-input-widget input");
@@ -232,14 +262,7 @@ try {
     await waitFor("the NaCl language mode", async () =>
       (await page.locator('[id="status.editor.mode"]').textContent())?.includes("NaCl"),
     );
-    // Highlighted: the header line is drawn in more than one colour class.
-    await waitFor("highlighting", async () => {
-      const classes = await page
-        .locator(".editor-instance .view-line")
-        .first()
-        .evaluate((line) => new Set([...line.querySelectorAll("span span")].map((s) => s.className)).size);
-      return classes > 1;
-    });
+    await waitForHighlighting();
   });
 
   await run("the extension started the configured server", () =>
@@ -283,19 +306,7 @@ try {
 
   await run("Format Document fixes a messy file", async () => {
     await quickOpen("Messy.nacl");
-    const formatted = async () => (await editorText()).startsWith('salesforce.Account Messy {\n  Name = "Messy"\n}');
-    // The first request may reach the server before the document does: ask again, as a person would.
-    for (let attempt = 1; ; attempt++) {
-      await command("Format Document");
-      try {
-        await waitFor("the formatted text", formatted, 10000);
-        break;
-      } catch (error) {
-        if (attempt === 3) {
-          throw error;
-        }
-      }
-    }
+    await formatDocument('salesforce.Account Messy {\n  Name = "Messy"\n}');
   });
 
   await run("completion after a dot in a reference", async () => {
@@ -336,13 +347,7 @@ try {
     await waitFor("the HCL language mode", async () =>
       (await page.locator('[id="status.editor.mode"]').textContent())?.includes("HCL"),
     );
-    await waitFor("highlighting", async () => {
-      const classes = await page
-        .locator(".editor-instance .view-line")
-        .first()
-        .evaluate((line) => new Set([...line.querySelectorAll("span span")].map((s) => s.className)).size);
-      return classes > 1;
-    });
+    await waitForHighlighting();
     await waitFor("an error squiggle", async () => (await page.locator(".squiggly-error").count()) > 0);
     await page.keyboard.press("Control+Shift+M");
     await waitFor("H0208 in the Problems panel", async () =>
@@ -365,18 +370,7 @@ try {
     await goTo(3, 12);
     await page.keyboard.type(",");
     await waitFor("no error squiggle", async () => (await page.locator(".squiggly-error").count()) === 0);
-    const formatted = async () => (await editorText()).startsWith('service "web" {\n  port = 8080\n  tags = [1, 2]\n}');
-    for (let attempt = 1; ; attempt++) {
-      await command("Format Document");
-      try {
-        await waitFor("the formatted HCL", formatted, 10000);
-        break;
-      } catch (error) {
-        if (attempt === 3) {
-          throw error;
-        }
-      }
-    }
+    await formatDocument('service "web" {\n  port = 8080\n  tags = [1, 2]\n}');
   });
 
   await run("the server exits when the window closes", async () => {

@@ -344,18 +344,7 @@ impl Evaluator<'_> {
         let mut groups: BTreeMap<String, Vec<Value>> = BTreeMap::new();
         let mut attrs: BTreeMap<String, Value> = BTreeMap::new();
         for (key, value) in pairs {
-            let mut scope = BTreeMap::new();
-            match names.as_slice() {
-                [v] => {
-                    scope.insert(v.clone(), value);
-                }
-                [k, v, ..] => {
-                    scope.insert(k.clone(), key);
-                    scope.insert(v.clone(), value);
-                }
-                [] => {}
-            }
-            self.scopes.push(scope);
+            self.scopes.push(bind(&names, key, value));
             let keep = match &condition {
                 Some(c) => {
                     let v = self.expr(c);
@@ -780,18 +769,7 @@ impl Evaluator<'_> {
             return;
         };
         for (key, value) in pairs {
-            let mut scope = BTreeMap::new();
-            match names.as_slice() {
-                [v] => {
-                    scope.insert(v.clone(), value);
-                }
-                [k, v, ..] => {
-                    scope.insert(k.clone(), key);
-                    scope.insert(v.clone(), value);
-                }
-                [] => {}
-            }
-            self.scopes.push(scope);
+            self.scopes.push(bind(&names, key, value));
             out.strip_next = strips_after(for_tag);
             for part in &body {
                 self.part(part, quoted, indent, at_line_start, out);
@@ -805,6 +783,22 @@ impl Evaluator<'_> {
             out.strip_next = strips_after(end);
         }
     }
+}
+
+/// The scope of one iteration of a `for`: with one name, the value; with two, the key and the value.
+fn bind(names: &[String], key: Value, value: Value) -> BTreeMap<String, Value> {
+    let mut scope = BTreeMap::new();
+    match names {
+        [v] => {
+            scope.insert(v.clone(), value);
+        }
+        [k, v, ..] => {
+            scope.insert(k.clone(), key);
+            scope.insert(v.clone(), value);
+        }
+        [] => {}
+    }
+    scope
 }
 
 /// A template's text as it is built.

@@ -49,3 +49,19 @@ pub fn check_parser<L: Language>(
         }
     }
 }
+
+/// Checks a layer's list of codes: each is unique, spelled as one of `letters` and four digits, and
+/// has its row `| code | summary |` in `readme` (the README's tables of codes).
+pub fn check_codes(codes: impl IntoIterator<Item = crate::Code>, readme: &str, letters: &[char]) {
+    let mut seen = std::collections::HashSet::new();
+    for code in codes {
+        let s = code.as_str();
+        assert!(seen.insert(s), "duplicate code {s}");
+        assert!(
+            s.len() == 5 && s.starts_with(letters) && s[1..].bytes().all(|b| b.is_ascii_digit()),
+            "malformed code {s}"
+        );
+        let row = format!("| {} | {} |", s, code.summary());
+        assert!(readme.contains(&row), "README.md lacks the row `{row}`");
+    }
+}

@@ -5,11 +5,24 @@ pub(crate) mod builder;
 pub(crate) mod error;
 pub(crate) mod event;
 pub mod fixtures;
+pub(crate) mod kinds;
 
 use rowan::{GreenNode, Language};
 use std::{fmt::Write, marker::PhantomData, sync::Arc};
 
 pub use error::{Code, Severity, Stage, SyntaxError};
+
+/// The start offset of each token of the given lengths, then the end of the text.
+pub(crate) fn token_starts(lengths: impl ExactSizeIterator<Item = u32>) -> Vec<u32> {
+    let mut starts = Vec::with_capacity(lengths.len() + 1);
+    let mut offset = 0u32;
+    for len in lengths {
+        starts.push(offset);
+        offset += len;
+    }
+    starts.push(offset);
+    starts
+}
 
 /// The largest text a parser accepts: rowan measures offsets in `u32`.
 pub const MAX_TEXT_LEN: usize = u32::MAX as usize;

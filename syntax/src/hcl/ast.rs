@@ -11,35 +11,13 @@ use rowan::ast::AstNode;
 
 pub use rowan::ast::AstNode as AstNodeExt;
 
-macro_rules! ast_node {
-    ($(#[doc = $doc:literal])* $name:ident, $kind:ident) => {
-        $(#[doc = $doc])*
-        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-        pub struct $name(SyntaxNode);
+use crate::base::kinds::ast_node;
 
-        impl AstNode for $name {
-            type Language = HclLanguage;
-
-            fn can_cast(kind: SyntaxKind) -> bool {
-                kind == $kind
-            }
-
-            fn cast(node: SyntaxNode) -> Option<Self> {
-                (node.kind() == $kind).then(|| $name(node))
-            }
-
-            fn syntax(&self) -> &SyntaxNode {
-                &self.0
-            }
-        }
-    };
-}
-
-ast_node!(/** A whole file: a body's items. */ SourceFile, SOURCE_FILE);
-ast_node!(/** `type label... { ... }`. */ Block, BLOCK);
-ast_node!(/** A block's `{ ... }`. */ Body, BODY);
-ast_node!(/** `name = expression`. */ Attribute, ATTRIBUTE);
-ast_node!(/** A quoted block label. */ StringLit, STRING_LIT);
+ast_node!(HclLanguage, /** A whole file: a body's items. */ SourceFile, SOURCE_FILE);
+ast_node!(HclLanguage, /** `type label... { ... }`. */ Block, BLOCK);
+ast_node!(HclLanguage, /** A block's `{ ... }`. */ Body, BODY);
+ast_node!(HclLanguage, /** `name = expression`. */ Attribute, ATTRIBUTE);
+ast_node!(HclLanguage, /** A quoted block label. */ StringLit, STRING_LIT);
 
 /// An item of a body.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

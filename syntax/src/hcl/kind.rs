@@ -1,22 +1,11 @@
 //! The kinds of tokens and nodes in an HCL native-syntax tree, and the rowan language tag.
 
-macro_rules! syntax_kinds {
-    ($( $(#[doc = $doc:literal])* $name:ident, )*) => {
-        /// Every kind of token and node in an HCL syntax tree. Tokens come first, nodes after
-        /// `SOURCE_FILE`.
-        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        #[repr(u16)]
-        pub enum SyntaxKind {
-            $( $(#[doc = $doc])* $name, )*
-        }
-
-        /// Every kind, indexed by its `u16` value.
-        const ALL_KINDS: &[SyntaxKind] = &[$(SyntaxKind::$name,)*];
-    };
-}
-
-syntax_kinds! {
+crate::base::kinds::language_kinds! {
+    /// The rowan language tag for HCL trees.
+    language HclLanguage;
+    /// Every kind of token and node in an HCL syntax tree. Tokens come first, nodes after
+    /// `SOURCE_FILE`.
+    kinds {
     /// Spaces and tabs inside a line.
     WHITESPACE,
     /// A line break (`\n` or `\r\n`).
@@ -164,6 +153,7 @@ syntax_kinds! {
     CONDITIONAL,
     /// Tokens the parser could not place, kept so the tree stays lossless.
     ERROR,
+    }
 }
 
 use SyntaxKind::*;
@@ -172,56 +162,5 @@ impl SyntaxKind {
     /// Whether this kind is trivia everywhere (spaces and comments, not line breaks).
     pub fn is_trivia(self) -> bool {
         matches!(self, WHITESPACE | LINE_COMMENT | BLOCK_COMMENT)
-    }
-
-    /// Whether this kind is a token (a leaf) rather than a node.
-    pub fn is_token(self) -> bool {
-        (self as u16) < (SOURCE_FILE as u16)
-    }
-
-    /// The kind with this raw value. Raw values only come from trees this crate built.
-    fn from_raw(raw: u16) -> SyntaxKind {
-        ALL_KINDS.get(usize::from(raw)).copied().unwrap_or(ERROR)
-    }
-}
-
-impl From<SyntaxKind> for rowan::SyntaxKind {
-    fn from(kind: SyntaxKind) -> Self {
-        rowan::SyntaxKind(kind as u16)
-    }
-}
-
-/// The rowan language tag for HCL trees.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum HclLanguage {}
-
-impl rowan::Language for HclLanguage {
-    type Kind = SyntaxKind;
-
-    fn kind_from_raw(raw: rowan::SyntaxKind) -> SyntaxKind {
-        SyntaxKind::from_raw(raw.0)
-    }
-
-    fn kind_to_raw(kind: SyntaxKind) -> rowan::SyntaxKind {
-        kind.into()
-    }
-}
-
-/// A node of an HCL syntax tree.
-pub type SyntaxNode = rowan::SyntaxNode<HclLanguage>;
-/// A token of an HCL syntax tree.
-pub type SyntaxToken = rowan::SyntaxToken<HclLanguage>;
-/// A node or a token of an HCL syntax tree.
-pub type SyntaxElement = rowan::SyntaxElement<HclLanguage>;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn kind_table_is_dense() {
-        for (i, kind) in ALL_KINDS.iter().enumerate() {
-            assert_eq!(*kind as usize, i);
-        }
     }
 }

@@ -12,44 +12,22 @@ use std::borrow::Cow;
 
 pub use rowan::ast::AstNode as AstNodeExt;
 
-macro_rules! ast_node {
-    ($(#[doc = $doc:literal])* $name:ident, $kind:ident) => {
-        $(#[doc = $doc])*
-        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-        pub struct $name(SyntaxNode);
+use crate::base::kinds::ast_node;
 
-        impl AstNode for $name {
-            type Language = crate::nacl::NaclLanguage;
-
-            fn can_cast(kind: SyntaxKind) -> bool {
-                kind == $kind
-            }
-
-            fn cast(node: SyntaxNode) -> Option<Self> {
-                (node.kind() == $kind).then(|| $name(node))
-            }
-
-            fn syntax(&self) -> &SyntaxNode {
-                &self.0
-            }
-        }
-    };
-}
-
-ast_node!(/** A whole file. */ SourceFile, SOURCE_FILE);
-ast_node!(/** A block: labels and a body. */ Block, BLOCK);
-ast_node!(/** One label of a block header. */ Label, LABEL);
-ast_node!(/** The `{ ... }` of a block. */ Body, BODY);
-ast_node!(/** `key = value`. */ Attribute, ATTRIBUTE);
-ast_node!(/** The key of an attribute. */ Key, KEY);
-ast_node!(/** A single-line `"..."` string. */ StringLit, STRING);
-ast_node!(/** A `'''` multiline string. */ MultilineString, MULTILINE_STRING);
-ast_node!(/** A `${ element.id }` template reference inside a string. */ Template, TEMPLATE);
-ast_node!(/** A number, `true` or `false`. */ Literal, LITERAL);
-ast_node!(/** A reference to an element ID. */ Reference, REFERENCE);
-ast_node!(/** A list `[ ... ]`. */ List, LIST);
-ast_node!(/** An object `{ key = value ... }`. */ Object, OBJECT);
-ast_node!(/** A function call such as `file("a.txt")`. */ Call, CALL);
+ast_node!(crate::nacl::NaclLanguage, /** A whole file. */ SourceFile, SOURCE_FILE);
+ast_node!(crate::nacl::NaclLanguage, /** A block: labels and a body. */ Block, BLOCK);
+ast_node!(crate::nacl::NaclLanguage, /** One label of a block header. */ Label, LABEL);
+ast_node!(crate::nacl::NaclLanguage, /** The `{ ... }` of a block. */ Body, BODY);
+ast_node!(crate::nacl::NaclLanguage, /** `key = value`. */ Attribute, ATTRIBUTE);
+ast_node!(crate::nacl::NaclLanguage, /** The key of an attribute. */ Key, KEY);
+ast_node!(crate::nacl::NaclLanguage, /** A single-line `"..."` string. */ StringLit, STRING);
+ast_node!(crate::nacl::NaclLanguage, /** A `'''` multiline string. */ MultilineString, MULTILINE_STRING);
+ast_node!(crate::nacl::NaclLanguage, /** A `${ element.id }` template reference inside a string. */ Template, TEMPLATE);
+ast_node!(crate::nacl::NaclLanguage, /** A number, `true` or `false`. */ Literal, LITERAL);
+ast_node!(crate::nacl::NaclLanguage, /** A reference to an element ID. */ Reference, REFERENCE);
+ast_node!(crate::nacl::NaclLanguage, /** A list `[ ... ]`. */ List, LIST);
+ast_node!(crate::nacl::NaclLanguage, /** An object `{ key = value ... }`. */ Object, OBJECT);
+ast_node!(crate::nacl::NaclLanguage, /** A function call such as `file("a.txt")`. */ Call, CALL);
 
 fn child<N: AstNode<Language = crate::nacl::NaclLanguage>>(node: &SyntaxNode) -> Option<N> {
     node.children().find_map(N::cast)

@@ -21,13 +21,7 @@ pub const MAX_NESTING: u32 = 256;
 
 /// Parses lexed text into a green tree and the parser's errors (lexical errors not included).
 pub(crate) fn parse_tokens(text: &str, lexed: &Lexed) -> (GreenNode, Vec<SyntaxError>) {
-    let mut starts = Vec::with_capacity(lexed.tokens.len() + 1);
-    let mut offset = 0u32;
-    for token in &lexed.tokens {
-        starts.push(offset);
-        offset += token.len;
-    }
-    starts.push(offset);
+    let starts = crate::base::token_starts(lexed.tokens.iter().map(|t| t.len));
     let mut parser = Parser {
         text,
         tokens: &lexed.tokens,

@@ -108,19 +108,7 @@ pub fn measure(server: &Path, root: &Path, files: &[PathBuf]) -> Option<ServerFi
     let file_uri = uri(&target.path);
     client.open(&file_uri, 1, &target.text);
     client.diagnostics(&file_uri, 1);
-    let edits = (0..EDITS)
-        .map(|i| {
-            let version = i as i64 + 2;
-            let at = json!({ "line": target.edit.0, "character": target.edit.1 });
-            let started = Instant::now();
-            client.notify(
-                "textDocument/didChange",
-                json!({ "textDocument": { "uri": file_uri, "version": version }, "contentChanges": [{ "range": { "start": at, "end": at }, "text": "e" }] }),
-            );
-            client.diagnostics(&file_uri, version);
-            started.elapsed()
-        })
-        .collect();
+    let edits = time_edits(&mut client, &file_uri, target.edit);
     let hcl_edit = hcl_edits(&mut client, root);
     let header = target.text.lines().nth(target.header).unwrap_or_default().to_owned();
     let position = json!({ "line": target.header, "character": 2 });
@@ -191,7 +179,15 @@ fn hcl_edits(client: &mut Client, root: &Path) -> Latency {
     let file_uri = uri(&root.join("nacl-ls-bench-edits.hcl"));
     client.open(&file_uri, 1, &text);
     client.diagnostics(&file_uri, 1);
-    let times = (0..EDITS)
+    let times = time_edits(client, &file_uri, (line, character));
+    client.notify("textDocument/didClose", json!({ "textDocument": { "uri": file_uri } }));
+    Latency::of(times)
+}
+
+/// Types [`EDITS`] letters at `(line, character)` of the open document `file_uri` (at version 1),
+/// one `didChange` each, timing each from the change to the document's new diagnostics.
+fn time_edits(client: &mut Client, file_uri: &str, (line, character): (usize, usize)) -> Vec<Duration> {
+    (0..EDITS)
         .map(|i| {
             let version = i as i64 + 2;
             let at = json!({ "line": line, "character": character });
@@ -200,12 +196,10 @@ fn hcl_edits(client: &mut Client, root: &Path) -> Latency {
                 "textDocument/didChange",
                 json!({ "textDocument": { "uri": file_uri, "version": version }, "contentChanges": [{ "range": { "start": at, "end": at }, "text": "e" }] }),
             );
-            client.diagnostics(&file_uri, version);
+            client.diagnostics(file_uri, version);
             started.elapsed()
         })
-        .collect();
-    client.notify("textDocument/didClose", json!({ "textDocument": { "uri": file_uri } }));
-    Latency::of(times)
+        .collect()
 }
 
 /// The latency of [`READS`] identical requests.
