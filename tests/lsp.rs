@@ -951,6 +951,14 @@ fn hcl_files_get_diagnostics_outline_highlighting_folding_and_formatting() {
     assert_eq!(definition[0]["range"]["start"], json!({ "line": 0, "character": 9 }), "{definition}");
     let references = client.request("textDocument/references", use_site);
     assert_eq!(references.as_array().map(Vec::len), Some(2), "{references}");
+    // The setting hcl.files makes more files HCL: a document opened afterwards is read as HCL.
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "nacl": { "hcl": { "files": ["**/*.conf"] } } } }),
+    );
+    let conf = uri(&dir.join("app.conf"));
+    client.open(&conf, 1, "port = [1 2]\n");
+    assert_eq!(codes(&client.diagnostics(&conf, 1)), ["H0208"]);
     client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -138,7 +138,10 @@ pub fn parse_text(language: Language, text: &str) -> (String, Vec<nacl_syntax::S
 pub fn language_of(workspace: Option<&LoadedWorkspace>, path: &Path) -> Language {
     workspace
         .and_then(|w| w.file(path).map(|f| f.language(&w.db)))
-        .or_else(|| Language::of_path(path))
+        .or_else(|| match workspace {
+            Some(w) => w.languages.language_of(path),
+            None => Language::of_path(path),
+        })
         .unwrap_or(Language::Nacl)
 }
 

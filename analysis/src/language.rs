@@ -52,6 +52,40 @@ impl Language {
     }
 }
 
+/// Which language a file is in: by its name, and files matching extra globs a user set are HCL.
+#[derive(Debug, Clone, Default)]
+pub struct LanguageRules {
+    /// The extra HCL globs as written, and compiled.
+    extra_hcl: Option<(Vec<String>, globset::GlobSet)>,
+}
+
+impl LanguageRules {
+    /// Rules with `globs` (such as `**/*.conf`) naming more HCL files; the error names a bad glob.
+    pub fn with_hcl_globs(globs: &[String]) -> Result<LanguageRules, String> {
+        if globs.is_empty() {
+            return Ok(LanguageRules::default());
+        }
+        let mut builder = globset::GlobSetBuilder::new();
+        for glob in globs {
+            builder.add(globset::Glob::new(glob).map_err(|e| format!("`{glob}` is not a glob: {e}"))?);
+        }
+        let set = builder.build().map_err(|e| e.to_string())?;
+        Ok(LanguageRules { extra_hcl: Some((globs.to_vec(), set)) })
+    }
+
+    /// The language of the file at `path`: by its name, else HCL when an extra glob matches it.
+    pub fn language_of(&self, path: &Path) -> Option<Language> {
+        Language::of_path(path)
+            .or_else(|| self.extra_hcl.as_ref().filter(|(_, set)| set.is_match(path)).map(|_| Language::Hcl))
+    }
+}
+
+impl PartialEq for LanguageRules {
+    fn eq(&self, other: &Self) -> bool {
+        self.extra_hcl.as_ref().map(|(g, _)| g) == other.extra_hcl.as_ref().map(|(g, _)| g)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -72,5 +106,14 @@ mod tests {
         ] {
             assert_eq!(Language::of_path(Path::new("/w").join(name).as_path()), language, "{name}");
         }
+    }
+
+    #[test]
+    fn extra_globs_name_more_hcl_files() {
+        let rules = LanguageRules::with_hcl_globs(&["**/*.conf".to_owned()]).expect("a glob");
+        assert_eq!(rules.language_of(Path::new("/w/app/server.conf")), Some(Language::Hcl));
+        assert_eq!(rules.language_of(Path::new("/w/a.nacl")), Some(Language::Nacl));
+        assert_eq!(rules.language_of(Path::new("/w/notes.txt")), None);
+        assert!(LanguageRules::with_hcl_globs(&["[".to_owned()]).is_err());
     }
 }

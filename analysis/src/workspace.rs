@@ -1,7 +1,7 @@
 //! Loading a workspace from disk into the database, and checking all of it.
 
 use crate::codes::AnalysisCode;
-use crate::language::Language;
+use crate::language::{Language, LanguageRules};
 use crate::{
     db::{RootDatabase, SourceFile, StaticFiles, Workspace},
     diagnostics::{Diagnostic, file_diagnostics},
@@ -28,6 +28,8 @@ pub struct LoadedWorkspace {
     pub workspace: Workspace,
     /// Problems reading files or folders (file-level diagnostics, by path).
     pub load_errors: Arc<Vec<(PathBuf, Diagnostic)>>,
+    /// Which language a file that enters the workspace is in (extra HCL globs a user set).
+    pub languages: Arc<LanguageRules>,
 }
 
 /// The durability of what is read from disk (files, the list of files, the layout): it changes
@@ -143,7 +145,7 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
         .durability(ON_DISK)
         .state_durability(salsa::Durability::HIGH)
         .new(&db);
-    LoadedWorkspace { db, workspace, load_errors: Arc::new(load_errors) }
+    LoadedWorkspace { db, workspace, load_errors: Arc::new(load_errors), languages: Arc::default() }
 }
 
 /// Every file in the workspace's static-resources folders; links are followed only while they
@@ -346,7 +348,7 @@ impl LoadedWorkspace {
         let db = RootDatabase::default();
         let layout = Layout { root: root.to_path_buf(), envs: Vec::new(), current_env: None };
         let workspace = Workspace::new(&db, layout, Vec::new(), StaticFiles::default(), WorkspaceState::none());
-        LoadedWorkspace { db, workspace, load_errors: Arc::default() }
+        LoadedWorkspace { db, workspace, load_errors: Arc::default(), languages: Arc::default() }
     }
 
     /// The file at `path`, if the workspace has it.
@@ -396,7 +398,7 @@ impl LoadedWorkspace {
             }
             return file;
         }
-        let language = Language::of_path(path).unwrap_or(Language::Nacl);
+        let language = self.languages.language_of(path).unwrap_or(Language::Nacl);
         let file = SourceFile::builder(path.to_path_buf(), language, text).durability(durability).new(&self.db);
         let mut files = self.workspace.files(&self.db).clone();
         let at = files.partition_point(|f| f.path(&self.db).as_path() < path);

@@ -63,9 +63,9 @@ async function showReferences(uri: string, position: unknown, locations: unknown
 }
 
 /**
- * The documents nacl-ls serves: NaCl and HCL, and Terraform files (`*.tf`, `*.tfvars`, whatever
- * language VS Code gives them) only when `nacl.hcl.terraformFiles` is on, so that a Terraform
- * extension keeps them by default.
+ * The documents nacl-ls serves: NaCl and HCL, the files matching `nacl.hcl.files` (which the server
+ * reads as HCL), and Terraform files (`*.tf`, `*.tfvars`, whatever language VS Code gives them) only
+ * when `nacl.hcl.terraformFiles` is on, so that a Terraform extension keeps them by default.
  */
 function documentSelector(): LanguageClientOptions["documentSelector"] {
   const selector: { scheme: string; language?: string; pattern?: string }[] = [];
@@ -74,6 +74,9 @@ function documentSelector(): LanguageClientOptions["documentSelector"] {
   }
   if (workspace.getConfiguration("nacl").get<boolean>("hcl.terraformFiles")) {
     selector.push({ scheme: "file", pattern: "**/*.{tf,tfvars}" });
+  }
+  for (const pattern of workspace.getConfiguration("nacl").get<string[]>("hcl.files") ?? []) {
+    selector.push({ scheme: "file", pattern });
   }
   return selector;
 }

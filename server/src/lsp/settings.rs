@@ -3,7 +3,7 @@
 //! ```json
 //! { "environment": "prod", "logLevel": "debug",
 //!   "diagnostics": { "warnings": true, "disabled": ["W0501"] },
-//!   "codeLens": { "references": true } }
+//!   "codeLens": { "references": true }, "hcl": { "files": ["**/*.conf"] } }
 //! ```
 
 use serde::Deserialize;
@@ -20,6 +20,16 @@ pub struct Settings {
     pub diagnostics: DiagnosticSettings,
     /// Which code lenses to show.
     pub code_lens: CodeLensSettings,
+    /// HCL files beyond the ones known by name.
+    pub hcl: HclSettings,
+}
+
+/// HCL files beyond `*.hcl`, `*.tf`, `*.tfvars`, `*.nomad` and `*.hcldec`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct HclSettings {
+    /// Globs of more HCL files (such as `**/*.conf`), for documents opened from now on.
+    pub files: Vec<String>,
 }
 
 /// Which code lenses to show.

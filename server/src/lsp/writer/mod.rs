@@ -16,7 +16,7 @@ use super::{
     settings::Settings,
 };
 use crate::{line_index::Encoding, lsp::document::Document};
-use nacl_analysis::{files, state::WorkspaceState, workspace::LoadedWorkspace};
+use nacl_analysis::{files, language::LanguageRules, state::WorkspaceState, workspace::LoadedWorkspace};
 use std::{
     collections::{BTreeSet, HashMap, HashSet},
     path::PathBuf,
@@ -195,6 +195,7 @@ pub fn spawn(outgoing: Outbox, log_level: Option<LogLevel>) -> std::io::Result<m
         log_level,
         encoding: Encoding::Utf16,
         settings: Arc::default(),
+        languages: Arc::default(),
         progress: false,
         pull: PullSupport::default(),
         workspace_pulled: false,
@@ -223,6 +224,8 @@ struct Writer {
     log_level: Option<LogLevel>,
     encoding: Encoding,
     settings: Arc<Settings>,
+    /// Which language a document that opens is in (the setting `hcl.files`).
+    languages: Arc<LanguageRules>,
     progress: bool,
     pull: PullSupport,
     /// Whether the client has pulled the workspace's diagnostics (so they are not pushed).
@@ -471,8 +474,16 @@ impl Writer {
             log.set(level);
         }
         let env_changed = settings.environment != self.settings.environment;
+        match LanguageRules::with_hcl_globs(&settings.hcl.files) {
+            Ok(rules) => self.languages = Arc::new(rules),
+            Err(error) => {
+                let message = format!("nacl-ls ignores the setting hcl.files: {error}");
+                self.outgoing.send(Outgoing::Show { level: MessageType::WARNING, message });
+            }
+        }
         self.settings = Arc::new(settings);
         for i in 0..self.roots.len() {
+            self.roots[i].workspace.languages = self.languages.clone();
             if env_changed && !self.roots[i].scratch {
                 self.roots[i].workspace.reload_layout(self.settings.environment.as_deref());
             }

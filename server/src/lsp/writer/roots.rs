@@ -62,6 +62,7 @@ impl Writer {
             self.outgoing.send(Outgoing::ProgressBegin { token: token.clone(), title });
         }
         let mut workspace = LoadedWorkspace::empty(&path);
+        workspace.languages = self.languages.clone();
         for buffer in self.buffers.values().filter(|b| b.current.path.starts_with(&path)) {
             workspace.set_file_text(&buffer.current.path, buffer.current.text.clone());
         }
@@ -109,6 +110,7 @@ impl Writer {
     pub(super) fn indexed(&mut self, path: PathBuf, mut workspace: LoadedWorkspace) {
         let Some(index) = self.roots.iter().position(|r| r.path == path && !r.scratch) else { return };
         self.flush();
+        workspace.languages = self.languages.clone();
         for buffer in self.buffers.values().filter(|b| b.current.path.starts_with(&path)) {
             workspace.set_file_text(&buffer.current.path, buffer.current.text.clone());
         }
@@ -255,7 +257,8 @@ impl Writer {
         }
         // A document that is not a file is its own island; a lone file shares its folder's.
         let folder = if paths::is_non_file(path) { path } else { path.parent().unwrap_or(path) }.to_path_buf();
-        let workspace = LoadedWorkspace::empty(&folder);
+        let mut workspace = LoadedWorkspace::empty(&folder);
+        workspace.languages = self.languages.clone();
         self.roots.push(Root {
             path: folder,
             workspace,
