@@ -660,6 +660,10 @@ fn check_fmt_and_parse_serve_nacl_and_hcl_side_by_side() {
     std::fs::write(dir.join("a.nacl"), "salto.t a {\n  x = \"open\n}\n").expect("write");
     std::fs::write(dir.join("main.tf"), "resource \"a\" \"b\" {\n  list = [1 2]\n}\n").expect("write");
     std::fs::write(dir.join("messy.hcl"), "a=1\nlong_name = {x=1}\n").expect("write");
+    // Static files are resources, even when named like HCL.
+    std::fs::create_dir_all(dir.join("static-resources")).expect("static folder");
+    std::fs::write(dir.join("static-resources/resource.tf"), "not { hcl").expect("write");
+    std::fs::write(dir.join("static-resources/kept.hcl"), "a=1\n").expect("write");
     let folder = dir.to_str().expect("a UTF-8 path");
     let (code, stdout, stderr) = nacl_ls(&["check", folder, "--quiet", "--format", "json"]);
     assert_eq!(code, 1, "{stdout}{stderr}");
@@ -667,6 +671,7 @@ fn check_fmt_and_parse_serve_nacl_and_hcl_side_by_side() {
     let text = report.to_string();
     assert!(text.contains("\"E0101\"") && text.contains("\"H0208\""), "{text}");
     assert!(text.contains("main.tf") && text.contains("a.nacl"), "{text}");
+    assert!(!text.contains("resource.tf"), "{text}");
 
     let (code, stdout, _) = nacl_ls(&["fmt", "--check", folder]);
     assert_eq!(code, 1, "{stdout}");
@@ -674,6 +679,13 @@ fn check_fmt_and_parse_serve_nacl_and_hcl_side_by_side() {
     let (code, _, stderr) = nacl_ls(&["fmt", "--quiet", &format!("{folder}/messy.hcl")]);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(std::fs::read_to_string(dir.join("messy.hcl")).expect("read"), "a         = 1\nlong_name = { x = 1 }\n");
+    let (code, _, stderr) = nacl_ls(&["fmt", "--quiet", folder]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("static-resources/kept.hcl")).expect("read"),
+        "a=1\n",
+        "a resource is left alone"
+    );
 
     let (code, stdout, _) = nacl_ls(&["parse", &format!("{folder}/main.tf")]);
     assert_eq!(code, 1);

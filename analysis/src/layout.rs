@@ -115,6 +115,11 @@ impl Layout {
     }
 }
 
+/// Whether `path` lies in a static-resources folder (files there are resources, whatever their names).
+pub fn is_static_resource(path: &Path) -> bool {
+    path.components().any(|c| c.as_os_str() == STATIC_RESOURCES_DIR)
+}
+
 /// The workspace root for `start`: the nearest folder at or above it holding `salto.config/`,
 /// or `start` itself (a folder; a file's folder) when there is none.
 pub fn find_root(start: &Path) -> PathBuf {

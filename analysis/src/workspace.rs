@@ -85,7 +85,9 @@ pub fn load_with_state_and_progress(
 /// Like [`load`], calling `progress(files read, files found)` now and then while reading.
 pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usize, usize) + Sync)) -> LoadedWorkspace {
     let layout = Layout::load(root, env);
-    let (paths, discovery_errors) = files::discover(&[root.to_path_buf()]);
+    let (mut paths, discovery_errors) = files::discover(&[root.to_path_buf()]);
+    // A Salto workspace's static files are opaque resources, even when named like HCL files.
+    paths.retain(|p| Language::of_path(p) != Some(Language::Hcl) || !crate::layout::is_static_resource(p));
     let total = paths.len();
     let read = std::sync::atomic::AtomicUsize::new(0);
     let bytes = std::sync::atomic::AtomicU64::new(0);

@@ -1,7 +1,7 @@
 //! `nacl-ls fmt`: format NaCl and HCL files, each in its language's one canonical style.
 
 use crate::terminal::escaped;
-use nacl_analysis::{files, ide, language::Language};
+use nacl_analysis::{files, ide, language::Language, layout};
 use rayon::prelude::*;
 use similar::TextDiff;
 use std::{
@@ -42,7 +42,9 @@ pub fn run(mut paths: Vec<PathBuf>, mode: Mode, quiet: bool, stdin_language: Lan
     if paths.is_empty() {
         paths.push(PathBuf::from("."));
     }
-    let (files, discovery_errors) = files::discover(&paths);
+    let (mut files, discovery_errors) = files::discover(&paths);
+    // Static resources are not formatted, even when named like HCL, unless named on the command line.
+    files.retain(|f| paths.contains(f) || language_of(f) != Language::Hcl || !layout::is_static_resource(f));
     for error in &discovery_errors {
         eprintln!("error: cannot search {}: {}", shown(&error.path), escaped(&error.error.to_string()));
     }
