@@ -16,7 +16,6 @@
 use super::{
     Parse,
     SyntaxKind::{self, *},
-    lexer,
 };
 use crate::TextEdit;
 use rowan::{TextRange, TextSize};
@@ -92,7 +91,7 @@ struct Layout<'t> {
 
 impl<'t> Layout<'t> {
     fn new(text: &'t str, parse: &Parse) -> Layout<'t> {
-        let toks = tokens(text);
+        let toks = tokens(parse);
         let last_end = toks.last().map_or(0, |t| t.end);
         let mut layout = Layout { text, toks, lines: Vec::new(), last_end };
         layout.split_lines(&broken_ranges(parse));
@@ -281,10 +280,15 @@ impl<'t> Layout<'t> {
 
     /// Aligns the `=` of runs of attribute lines, then the comments of runs of commented lines.
     fn align(&mut self) {
+        // Widths are needed only where there is something to align.
         let lead_columns: Vec<usize> = (0..self.lines.len())
             .map(|i| {
                 let line = self.lines[i];
-                self.columns(line.start, self.lead_end(&line))
+                if line.assign.is_some() || line.comment.is_some() {
+                    self.columns(line.start, self.lead_end(&line))
+                } else {
+                    0
+                }
             })
             .collect();
         let assigns: Vec<Option<usize>> = self.lines.iter().map(|l| if l.verbatim { None } else { l.assign }).collect();
@@ -298,6 +302,9 @@ impl<'t> Layout<'t> {
         let line_columns: Vec<usize> = (0..self.lines.len())
             .map(|i| {
                 let line = self.lines[i];
+                if line.comment.is_none() {
+                    return 0;
+                }
                 lead_columns[i] + line.assign.map_or(0, |a| self.columns(a, line.comment.unwrap_or(line.end)))
             })
             .collect();
@@ -314,7 +321,7 @@ impl<'t> Layout<'t> {
 
     /// The width of tokens `start..end` with their spaces, in grapheme clusters.
     fn columns(&self, start: usize, end: usize) -> usize {
-        (start..end).map(|i| self.toks[i].spaces + self.tok_text(i).graphemes(true).count()).sum()
+        (start..end).map(|i| self.toks[i].spaces + width(self.tok_text(i))).sum()
     }
 
     fn write_line(&self, index: usize, out: &mut String) {
@@ -338,6 +345,11 @@ impl<'t> Layout<'t> {
             push_spaces(out, rest.len());
         }
     }
+}
+
+/// The number of grapheme clusters of `text` (for ASCII: its bytes, a `\r\n` counting once).
+fn width(text: &str) -> usize {
+    if text.is_ascii() { text.len() - text.matches("\r\n").count() } else { text.graphemes(true).count() }
 }
 
 fn push_spaces(out: &mut String, n: usize) {
@@ -372,15 +384,13 @@ fn bracket_change(kind: SyntaxKind) -> i32 {
     }
 }
 
-/// The tokens of `text` as the formatter sees them, whitespace dropped.
-fn tokens(text: &str) -> Vec<Tok> {
-    let lexed = lexer::lex(text);
-    let mut out: Vec<Tok> = Vec::with_capacity(lexed.tokens.len());
-    let mut offset = 0usize;
-    for token in &lexed.tokens {
-        let (start, end) = (offset, offset + token.len as usize);
-        offset = end;
-        let kind = token.kind;
+/// The tokens of a parsed file as the formatter sees them, whitespace dropped.
+fn tokens(parse: &Parse) -> Vec<Tok> {
+    let mut out: Vec<Tok> = Vec::new();
+    for token in parse.syntax().descendants_with_tokens().filter_map(|e| e.into_token()) {
+        let range = token.text_range();
+        let (start, end) = (usize::from(range.start()), usize::from(range.end()));
+        let kind = token.kind();
         if kind == WHITESPACE {
             continue;
         }
