@@ -232,6 +232,9 @@ impl<'t> Layout<'t> {
             return false;
         }
         match (s, a) {
+            // `2 .1` (a legacy index on a number) must not become the number `2.1`: hclfmt joins
+            // them and so changes what the file says; nacl-ls keeps the space.
+            (NUMBER, DOT) if self.toks.get(after + 1).is_some_and(|t| t.kind == NUMBER) => true,
             (IDENT, L_PAREN) => false,
             (DOT, _) | (_, DOT) => false,
             (_, COMMA | ELLIPSIS) => false,
@@ -432,4 +435,14 @@ fn broken_ranges(parse: &Parse) -> Vec<TextRange> {
         out.push(item.unwrap_or(error.range));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    /// Found by fuzzing: joining `2 .1` would make one number of a number and a legacy index.
+    #[test]
+    fn a_number_and_a_legacy_index_stay_apart() {
+        assert_eq!(super::format("x = 2 .1\ny = a.0 .1\n"), "x = 2 .1\ny = a.0 .1\n");
+        assert_eq!(super::format("x = a . 0\n"), "x = a.0\n");
+    }
 }
