@@ -388,3 +388,46 @@ fn a_folder_too_large_to_read_whole_is_read_up_to_the_limit_and_the_server_goes_
     client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Hostile HCL files: deep nesting, control characters and escape sequences in strings and
+/// comments, a FIFO named like HCL, and a link out of the workspace. The server indexes the folder,
+/// reports the HCL mistakes, keeps serving, and `check` prints no raw escape character.
+#[test]
+fn hostile_hcl_files_get_diagnostics_not_crashes() {
+    let dir = scratch("hcl");
+    let outside = scratch("hcl-outside");
+    std::fs::write(outside.join("secret.tf"), "secret = \"outside\"\n").expect("write");
+    std::fs::write(dir.join("deep.hcl"), format!("v = {}\n", "[".repeat(100_000))).expect("write");
+    std::fs::write(dir.join("control.tf"), "a = \"x\u{1b}[2J\u{7}\" # \u{1b}]0;title\u{7}\nb = \u{1b}[31m\n")
+        .expect("write");
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(outside.join("secret.tf"), dir.join("link.tf")).expect("link");
+        // mkfifo(1) keeps this test free of unsafe code.
+        let made = std::process::Command::new("mkfifo").arg(dir.join("pipe.hcl")).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    }
+    let mut client = start_indexed(&dir);
+    for (name, code) in [("control.tf", "H0101"), ("deep.hcl", "H0212")] {
+        let path = dir.join(name);
+        let text = std::fs::read_to_string(&path).expect("read");
+        client.open(&uri(&path), 1, &text);
+        let found = codes(&client.diagnostics(&uri(&path), 1));
+        assert!(found.contains(&code.to_owned()), "{name}: {found:?}");
+    }
+    assert_serving(&mut client, &dir);
+    client.shutdown();
+
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_nacl-ls"))
+        .args(["check", "--quiet"])
+        .arg(&dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("nacl-ls runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(!stdout.contains('\u{1b}') && !stdout.contains('\u{7}'), "raw control characters: {stdout}");
+    assert!(!stdout.contains("outside\""), "read through a link out of the workspace: {stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&outside);
+}

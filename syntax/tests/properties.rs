@@ -190,6 +190,7 @@ fn deep_hcl_nesting_does_not_overflow_the_stack() {
         check_hcl_invariants(&text);
         let parse = nacl_syntax::hcl::parse(&text);
         assert!(!parse.errors().is_empty(), "{open}: no error");
+        assert!(parse.errors().len() < 1_000, "{open}: {} errors, one per token", parse.errors().len());
     }
     check_hcl_invariants(&"a b {\n".repeat(50_000));
     check_hcl_invariants(&"<<EOT\n".repeat(10_000));

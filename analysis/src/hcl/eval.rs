@@ -330,10 +330,7 @@ impl Evaluator<'_> {
     fn for_expr(&mut self, node: &SyntaxNode) -> Value {
         let object = tokens(node).next().is_some_and(|t| t.kind() == L_BRACE);
         let Some(intro) = node.children().find(|c| c.kind() == FOR_INTRO) else { return Value::dynamic() };
-        let names: Vec<String> = tokens(&intro)
-            .filter(|t| t.kind() == IDENT && !matches!(t.text(), "for" | "in"))
-            .map(|t| t.text().to_owned())
-            .collect();
+        let names = for_names(&intro);
         let Some(collection_node) = expressions(&intro).into_iter().next() else { return Value::dynamic() };
         let collection = self.expr(&collection_node);
         let body = expressions(node);
@@ -756,10 +753,7 @@ impl Evaluator<'_> {
     ) {
         let tags: Vec<SyntaxNode> = node.children().filter(|c| c.kind() == DIRECTIVE).collect();
         let Some(for_tag) = tags.first() else { return };
-        let names: Vec<String> = tokens(for_tag)
-            .filter(|t| t.kind() == IDENT && !matches!(t.text(), "for" | "in"))
-            .map(|t| t.text().to_owned())
-            .collect();
+        let names = for_names(for_tag);
         let Some(collection_node) = expressions(for_tag).into_iter().next() else { return };
         let collection = self.expr(&collection_node);
         out.strip_before(strips_before(for_tag));
@@ -783,6 +777,14 @@ impl Evaluator<'_> {
             out.strip_next = strips_after(end);
         }
     }
+}
+
+/// The variable names a `for` header (`for k, v in`) declares.
+fn for_names(header: &SyntaxNode) -> Vec<String> {
+    tokens(header)
+        .filter(|t| t.kind() == IDENT && !matches!(t.text(), "for" | "in"))
+        .map(|t| t.text().to_owned())
+        .collect()
 }
 
 /// The scope of one iteration of a `for`: with one name, the value; with two, the key and the value.

@@ -12,6 +12,30 @@ use std::{fmt::Write, marker::PhantomData, sync::Arc};
 
 pub use error::{Code, Severity, Stage, SyntaxError};
 
+/// One token: its kind and its length in bytes (never zero). Offsets follow from the lengths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Token<K> {
+    /// What it is.
+    pub kind: K,
+    /// Its length in bytes.
+    pub len: u32,
+}
+
+/// The tokens of a text and the lexical errors in it.
+#[derive(Debug)]
+pub struct Lexed<K> {
+    /// Every token, in order; their lengths add up to the text's length.
+    pub tokens: Vec<Token<K>>,
+    /// Lexical errors, in text order.
+    pub errors: Vec<SyntaxError>,
+}
+
+impl<K> Default for Lexed<K> {
+    fn default() -> Self {
+        Lexed { tokens: Vec::new(), errors: Vec::new() }
+    }
+}
+
 /// The start offset of each token of the given lengths, then the end of the text.
 pub(crate) fn token_starts(lengths: impl ExactSizeIterator<Item = u32>) -> Vec<u32> {
     let mut starts = Vec::with_capacity(lengths.len() + 1);

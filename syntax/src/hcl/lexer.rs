@@ -11,23 +11,10 @@ use super::{
 use crate::SyntaxError;
 use rowan::{TextRange, TextSize};
 
-/// One token: its kind and length in bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Token {
-    /// What it is.
-    pub kind: SyntaxKind,
-    /// Its length in bytes.
-    pub len: u32,
-}
-
-/// The tokens of a text and the lexical errors in it.
-#[derive(Debug, Default)]
-pub struct Lexed {
-    /// Every token, in order; their lengths add up to the text's length.
-    pub tokens: Vec<Token>,
-    /// Lexical errors, in order.
-    pub errors: Vec<SyntaxError>,
-}
+/// One token of this language.
+pub type Token = crate::base::Token<SyntaxKind>;
+/// The tokens of a text of this language and the lexical errors in it.
+pub type Lexed = crate::base::Lexed<SyntaxKind>;
 
 /// What the lexer is inside.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -221,6 +221,25 @@ impl Parser<'_> {
         self.newlines.pop();
     }
 
+    /// Past the nesting limit: skips the rest of the expression (brackets balanced) as one
+    /// `ERROR` node, up to what closes an enclosing construct, so that too deep an input costs one
+    /// error, not one per token.
+    fn skip_nested(&mut self) {
+        let m = self.start();
+        let mut depth = 0u32;
+        while let Some(kind) = self.current() {
+            match kind {
+                L_BRACE | L_BRACK | L_PAREN | INTERP_OPEN | DIRECTIVE_OPEN | OPEN_QUOTE | HEREDOC_OPEN => depth += 1,
+                R_BRACE | R_BRACK | R_PAREN | TEMPLATE_CLOSE | CLOSE_QUOTE | HEREDOC_CLOSE if depth == 0 => break,
+                R_BRACE | R_BRACK | R_PAREN | TEMPLATE_CLOSE | CLOSE_QUOTE | HEREDOC_CLOSE => depth -= 1,
+                COMMA | NEWLINE if depth == 0 => break,
+                _ => {}
+            }
+            self.bump();
+        }
+        self.complete(m, ERROR);
+    }
+
     // ---- Structure ------------------------------------------------------------------------
 
     /// The items of a body, up to its end (not consumed).
@@ -431,6 +450,7 @@ impl Parser<'_> {
     fn expression(&mut self) -> Option<CompletedMarker> {
         if self.depth >= MAX_NESTING {
             self.error_here(ErrorCode::NestingTooDeep, format!("expressions nest more than {MAX_NESTING} deep"));
+            self.skip_nested();
             return None;
         }
         self.depth += 1;
@@ -477,6 +497,7 @@ impl Parser<'_> {
         if matches!(self.current(), Some(MINUS | BANG)) {
             if self.depth >= MAX_NESTING {
                 self.error_here(ErrorCode::NestingTooDeep, format!("operators nest more than {MAX_NESTING} deep"));
+                self.skip_nested();
                 return None;
             }
             let m = self.start();

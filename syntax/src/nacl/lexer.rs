@@ -13,23 +13,10 @@ use crate::nacl::{
 };
 use rowan::{TextRange, TextSize};
 
-/// One token: its kind and its length in bytes. Offsets follow from the lengths.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Token {
-    /// The kind of the token.
-    pub kind: SyntaxKind,
-    /// Its length in bytes (never zero).
-    pub len: u32,
-}
-
-/// The result of lexing a text.
-#[derive(Debug, Default)]
-pub struct Lexed {
-    /// The tokens, covering the text exactly.
-    pub tokens: Vec<Token>,
-    /// Lexical errors, in text order.
-    pub errors: Vec<SyntaxError>,
-}
+/// One token of this language.
+pub type Token = crate::base::Token<SyntaxKind>;
+/// The tokens of a text of this language and the lexical errors in it.
+pub type Lexed = crate::base::Lexed<SyntaxKind>;
 
 /// Lexes `text` into tokens. Never fails: bad input becomes error tokens and errors.
 pub fn lex(text: &str) -> Lexed {
