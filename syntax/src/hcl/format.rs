@@ -235,6 +235,9 @@ impl<'t> Layout<'t> {
             // `2 .1` (a legacy index on a number) must not become the number `2.1`: hclfmt joins
             // them and so changes what the file says; nacl-ls keeps the space.
             (NUMBER, DOT) if self.toks.get(after + 1).is_some_and(|t| t.kind == NUMBER) => true,
+            // Nor may dots glue into `...`, or `!` and `=` into `!=` (in text that does not parse
+            // as written, these joins would change its tokens).
+            (DOT | ELLIPSIS, DOT | ELLIPSIS) | (BANG, EQ | EQ2) => true,
             (IDENT, L_PAREN) => false,
             (DOT, _) | (_, DOT) => false,
             (_, COMMA | ELLIPSIS) => false,
@@ -444,5 +447,10 @@ mod tests {
     fn a_number_and_a_legacy_index_stay_apart() {
         assert_eq!(super::format("x = 2 .1\ny = a.0 .1\n"), "x = 2 .1\ny = a.0 .1\n");
         assert_eq!(super::format("x = a . 0\n"), "x = a.0\n");
+        // Found by fuzzing: dots and `!` `=` stay apart, so formatting twice equals once.
+        for text in ["x = * .. . b\n", "x = ! = 1\n"] {
+            let once = super::format(text);
+            assert_eq!(super::format(&once), once, "{text:?}");
+        }
     }
 }
