@@ -6,6 +6,7 @@
 pub mod eval;
 pub mod highlight;
 pub mod hover;
+pub mod number;
 pub mod scope;
 pub mod statics;
 pub mod structure;

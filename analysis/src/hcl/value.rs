@@ -1,11 +1,11 @@
 //! HCL's value model (`hcl-information-model.md`): types, values (null and unknown ones too),
 //! equality, conversion and type unification.
 //!
-//! Numbers are arbitrary-precision decimals (`0.1 + 0.2 == 0.3` holds) or an infinity; strings
-//! compare after NFC normalization.
+//! Numbers are binary floating point with a 512-bit mantissa, as in HashiCorp's implementation
+//! ([`super::number`]); strings compare after NFC normalization.
 
-use bigdecimal::BigDecimal;
-use std::{collections::BTreeMap, fmt, str::FromStr};
+pub use super::number::Number;
+use std::{collections::BTreeMap, fmt};
 use unicode_normalization::UnicodeNormalization;
 
 /// A type, or the dynamic pseudo-type.
@@ -47,139 +47,6 @@ impl fmt::Display for Type {
                 write!(f, "object with attributes {}", names.join(", "))
             }
             Type::Tuple(elements) => write!(f, "tuple of {} elements", elements.len()),
-        }
-    }
-}
-
-/// A number: finite with arbitrary precision, or an infinity.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Number {
-    /// Negative infinity (less than every other number).
-    NegInfinity,
-    /// A finite number.
-    Finite(BigDecimal),
-    /// Positive infinity (greater than every other number).
-    PosInfinity,
-}
-
-/// Digits kept by a division that does not end.
-const DIVISION_PRECISION: u64 = 100;
-
-impl Number {
-    /// The number written as a decimal literal (`1.5`, `-2e10`); `None` when it is not one.
-    pub fn parse(text: &str) -> Option<Number> {
-        let valid = !text.is_empty()
-            && text.trim_start_matches('-').starts_with(|c: char| c.is_ascii_digit())
-            && text.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'));
-        if !valid {
-            return None;
-        }
-        BigDecimal::from_str(text).ok().map(|d| Number::Finite(d.normalized()))
-    }
-
-    /// A whole number.
-    pub fn from_i64(n: i64) -> Number {
-        Number::Finite(BigDecimal::from(n))
-    }
-
-    /// The number as an index: a whole number that fits `usize`.
-    pub fn as_index(&self) -> Option<usize> {
-        match self {
-            Number::Finite(d) if d.is_integer() => d.to_plain_string().parse().ok(),
-            _ => None,
-        }
-    }
-
-    /// The sum.
-    pub fn add(&self, other: &Number) -> Result<Number, String> {
-        match (self, other) {
-            (Number::Finite(a), Number::Finite(b)) => Ok(Number::Finite((a + b).normalized())),
-            (Number::PosInfinity, Number::NegInfinity) | (Number::NegInfinity, Number::PosInfinity) => {
-                Err("the sum of infinities of opposite signs is not a number".to_owned())
-            }
-            (Number::Finite(_), infinite) | (infinite, _) => Ok(infinite.clone()),
-        }
-    }
-
-    /// The negation.
-    pub fn neg(&self) -> Number {
-        match self {
-            Number::Finite(d) => Number::Finite(-d.clone()),
-            Number::PosInfinity => Number::NegInfinity,
-            Number::NegInfinity => Number::PosInfinity,
-        }
-    }
-
-    /// The difference.
-    pub fn sub(&self, other: &Number) -> Result<Number, String> {
-        self.add(&other.neg())
-    }
-
-    fn sign(&self) -> i8 {
-        match self {
-            Number::NegInfinity => -1,
-            Number::PosInfinity => 1,
-            Number::Finite(d) => match d.sign() {
-                bigdecimal::num_bigint::Sign::Minus => -1,
-                bigdecimal::num_bigint::Sign::NoSign => 0,
-                bigdecimal::num_bigint::Sign::Plus => 1,
-            },
-        }
-    }
-
-    /// The product.
-    pub fn mul(&self, other: &Number) -> Result<Number, String> {
-        match (self, other) {
-            (Number::Finite(a), Number::Finite(b)) => Ok(Number::Finite((a * b).normalized())),
-            _ => match self.sign() * other.sign() {
-                0 => Err("zero times infinity is not a number".to_owned()),
-                s if s > 0 => Ok(Number::PosInfinity),
-                _ => Ok(Number::NegInfinity),
-            },
-        }
-    }
-
-    /// The infinity with the sign of `self` (positive for zero).
-    fn infinity_like(&self) -> Number {
-        if self.sign() < 0 { Number::NegInfinity } else { Number::PosInfinity }
-    }
-
-    /// The quotient (to 100 significant digits when it does not end); a number divided by zero
-    /// is the infinity of its sign, as in HCL's reference implementation.
-    pub fn div(&self, other: &Number) -> Result<Number, String> {
-        match (self, other) {
-            (a, b) if b.sign() == 0 && a.sign() == 0 => Err("zero divided by zero is not a number".to_owned()),
-            (a, b) if b.sign() == 0 => Ok(a.infinity_like()),
-            (Number::Finite(a), Number::Finite(b)) => {
-                Ok(Number::Finite((a.with_prec(DIVISION_PRECISION * 2) / b).with_prec(DIVISION_PRECISION).normalized()))
-            }
-            (Number::Finite(_), _) => Ok(Number::Finite(BigDecimal::from(0))),
-            (_, Number::Finite(_)) => {
-                Ok(if self.sign() * other.sign() > 0 { Number::PosInfinity } else { Number::NegInfinity })
-            }
-            _ => Err("infinity divided by infinity is not a number".to_owned()),
-        }
-    }
-
-    /// The remainder of the truncated division (it has the sign of `self`); modulo zero is the
-    /// infinity of `self`'s sign, as in HCL's reference implementation.
-    pub fn rem(&self, other: &Number) -> Result<Number, String> {
-        match (self, other) {
-            (a, b) if b.sign() == 0 => Ok(a.infinity_like()),
-            (Number::Finite(a), Number::Finite(b)) => Ok(Number::Finite((a % b).normalized())),
-            (Number::Finite(_), _) => Ok(self.clone()),
-            _ => Err("the remainder of an infinity is not a number".to_owned()),
-        }
-    }
-}
-
-impl fmt::Display for Number {
-    /// The integer part's digits and, when there is one, `.` and the fraction's: no exponent.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Number::Finite(d) => f.write_str(&d.normalized().to_plain_string()),
-            Number::PosInfinity => f.write_str("+Inf"),
-            Number::NegInfinity => f.write_str("-Inf"),
         }
     }
 }
@@ -300,9 +167,7 @@ impl Value {
         match self {
             Value::Null(_) | Value::Unknown(_) => J::Null,
             Value::String(s) => J::String(s.clone()),
-            Value::Number(Number::Finite(d)) => {
-                serde_json::from_str(&d.normalized().to_plain_string()).unwrap_or(J::Null)
-            }
+            Value::Number(n @ Number::Finite(_)) => serde_json::from_str(&n.to_string()).unwrap_or(J::Null),
             Value::Number(_) => J::Null,
             Value::Bool(b) => J::Bool(*b),
             Value::List(_, items) | Value::Set(_, items) | Value::Tuple(items) => {
