@@ -9,7 +9,7 @@
 
 use num_bigint::BigUint;
 use num_integer::Integer;
-use num_traits::{One, ToPrimitive, Zero};
+use num_traits::{ToPrimitive, Zero};
 use std::{cmp::Ordering, fmt};
 
 /// Bits of mantissa every number is rounded to.
