@@ -87,6 +87,11 @@ enum Command {
     },
     /// Serve the Language Server Protocol over stdin and stdout (what editors start).
     Serve,
+    /// Decode HCL files with an hcldec spec and print the JSON value, as HashiCorp's `hcldec` does.
+    ///
+    /// The flags, output and exit codes are `hcldec`'s; a link named `hcldec` to this binary takes
+    /// them directly (`hcldec --spec=app.hcldec app.hcl`).
+    Hcldec(cli::hcldec::HcldecArgs),
     /// Parse one file and print its errors, and with `--tree` its concrete syntax tree.
     Parse {
         /// The file to parse.
@@ -120,6 +125,11 @@ fn main() -> ExitCode {
     if std::env::args_os().len() == 1 && !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
         return finish(lsp::serve());
     }
+    // Run under the name `hcldec` (a link to this binary), take hcldec's command line.
+    let invoked_as = std::env::args_os().next().map(PathBuf::from);
+    if invoked_as.as_deref().and_then(|p| p.file_stem()).is_some_and(|name| name == "hcldec") {
+        return finish(cli::hcldec::run(cli::hcldec::HcldecCli::parse().into_args()));
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Serve => lsp::serve(),
@@ -139,6 +149,7 @@ fn main() -> ExitCode {
             };
             cli::fmt::run(paths, mode, quiet, language.into())
         }
+        Command::Hcldec(args) => cli::hcldec::run(args),
         Command::Parse { file, tree } => cli::parse::run(&file, tree),
     };
     finish(result)

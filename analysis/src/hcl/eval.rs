@@ -13,6 +13,7 @@ use nacl_syntax::{
     rowan,
 };
 use std::{collections::BTreeMap, sync::Arc};
+use unicode_segmentation::UnicodeSegmentation;
 
 /// A parameter of a function.
 #[derive(Clone, Debug)]
@@ -621,9 +622,9 @@ impl Evaluator<'_> {
         match part {
             rowan::NodeOrToken::Token(text) => {
                 let mut raw = text.text();
-                if indent > 0 && *at_line_start {
-                    let strip = raw.chars().take(indent).take_while(|c| *c == ' ' || *c == '\t').count();
-                    raw = &raw[strip..];
+                if indent > 0 && *at_line_start && !is_blank_line(raw) {
+                    let strip = indent.min(leading_spaces(raw));
+                    raw = &raw[raw.grapheme_indices(true).nth(strip).map_or(raw.len(), |(i, _)| i)..];
                 }
                 *at_line_start = raw.ends_with('\n');
                 let decoded = decode_literal(raw, quoted);
@@ -844,8 +845,8 @@ fn heredoc_indent(node: &SyntaxNode) -> usize {
         let starts_line = at_line_start;
         match &element {
             rowan::NodeOrToken::Token(t) if t.kind() == TEMPLATE_TEXT => {
-                if starts_line && !t.text().trim().is_empty() {
-                    let spaces = t.text().chars().take_while(|c| *c == ' ' || *c == '\t').count();
+                if starts_line && !is_blank_line(t.text()) {
+                    let spaces = leading_spaces(t.text());
                     least = Some(least.map_or(spaces, |l| l.min(spaces)));
                 }
                 at_line_start = t.text().ends_with('\n');
@@ -860,6 +861,25 @@ fn heredoc_indent(node: &SyntaxNode) -> usize {
         }
     }
     least.unwrap_or(0)
+}
+
+/// A heredoc line of white space only: it neither sets nor loses indentation.
+fn is_blank_line(text: &str) -> bool {
+    text.trim_start().is_empty() && text.ends_with('\n')
+}
+
+/// The white space a heredoc line starts with, in grapheme clusters (any Unicode white space
+/// counts, as in HCL's reference).
+fn leading_spaces(text: &str) -> usize {
+    text[..text.len() - text.trim_start().len()].graphemes(true).count()
+}
+
+/// A block label's value: a quoted label with its escapes decoded, or the identifier.
+pub fn label_value(label: &nacl_syntax::hcl::ast::Label) -> String {
+    match label {
+        nacl_syntax::hcl::ast::Label::Quoted(_) => decode_literal(&label.text(), true),
+        nacl_syntax::hcl::ast::Label::Ident(token) => token.text().to_owned(),
+    }
 }
 
 /// A template literal's value: escapes decoded in quoted templates, `$${` and `%%{` in both.

@@ -3,6 +3,7 @@
 pub mod check;
 pub mod elements;
 pub mod fmt;
+pub mod hcldec;
 pub mod parse;
 mod progress;
 

@@ -357,6 +357,7 @@ impl Parser<'_> {
         }
         self.depth += 1;
         let body = self.start();
+        let open = self.current_range();
         self.bump(); // {
         if self.at(NEWLINE) || self.current().is_none() {
             self.body_items(BodyEnd::Brace);
@@ -365,7 +366,7 @@ impl Parser<'_> {
         }
         let closed = self.eat(R_BRACE);
         if !closed {
-            self.error_here(ErrorCode::Unclosed, "the block is never closed: add `}`");
+            self.error(ErrorCode::Unclosed, open, "this block is never closed: add `}` where it ends");
         }
         self.complete(body, BODY);
         self.depth -= 1;
@@ -375,27 +376,69 @@ impl Parser<'_> {
         }
     }
 
-    /// The inside of a one-line block: at most one attribute.
+    /// The inside of a one-line block: at most one attribute. Anything more is one error, and
+    /// the rest up to the block's closing brace (on whatever line) is skipped, as HCL's reference
+    /// recovers.
     fn one_line_body(&mut self) {
         if self.at(R_BRACE) {
             return;
         }
         if self.at(IDENT) && self.nth(1) == Some(EQ) {
             self.attribute();
-        }
-        if !self.at(R_BRACE) {
+            if self.current().is_none() || self.at(R_BRACE) {
+                return;
+            }
+            let message = match self.current() {
+                Some(NEWLINE) => "a block opened on one line with an argument must close on that line: put `}` right after the argument, or the argument on a line of its own".to_owned(),
+                _ => format!(
+                    "a block on one line holds at most one argument; put its content on lines of their own (found {})",
+                    self.describe_current()
+                ),
+            };
+            self.error_here(ErrorCode::InvalidOneLineBlock, message);
+        } else if self.at(IDENT) && matches!(self.nth(1), Some(OPEN_QUOTE | L_BRACE | IDENT)) {
+            let name = self.nth_text(0).to_owned();
+            let start = self.current_range().start();
+            let m = self.start();
+            self.bump();
+            let end = self.current_range().end();
+            self.complete(m, ERROR);
+            self.error(
+                ErrorCode::InvalidOneLineBlock,
+                TextRange::new(start, end),
+                format!("a block on one line holds one argument, not a block: put `{name}` on a line of its own, or write `{name} = ...` for an argument"),
+            );
+        } else {
             let found = self.describe_current();
             self.error_here(
                 ErrorCode::InvalidOneLineBlock,
-                format!(
-                    "a block on one line holds at most one argument; put its content on lines of their own (found {found})"
-                ),
+                format!("expected an argument (`name = value`) in the one-line block, found {found}"),
             );
-            self.skip_line();
-            if !self.at(R_BRACE) && self.at(NEWLINE) {
-                self.body_items(BodyEnd::Brace);
-            }
         }
+        self.skip_to_closing_brace();
+    }
+
+    /// Consumes tokens up to the closing brace of the enclosing block (not consumed; brackets
+    /// balanced, across lines), as an `ERROR` node.
+    fn skip_to_closing_brace(&mut self) {
+        self.newlines.push(false);
+        let m = self.start();
+        let mut depth = 0u32;
+        while let Some(kind) = self.current() {
+            match kind {
+                L_BRACE | L_BRACK | L_PAREN | INTERP_OPEN | DIRECTIVE_OPEN | OPEN_QUOTE | HEREDOC_OPEN => depth += 1,
+                R_BRACE if depth == 0 => break,
+                R_BRACE | R_BRACK | R_PAREN | TEMPLATE_CLOSE | CLOSE_QUOTE | HEREDOC_CLOSE => {
+                    depth = depth.saturating_sub(1)
+                }
+                _ => {}
+            }
+            self.bump();
+        }
+        self.complete(m, ERROR);
+        // The line breaks before the brace belong to the body, not to what follows it.
+        self.skip_trivia();
+        self.newlines.pop();
     }
 
     /// A quoted block label: a string without interpolations or directives.

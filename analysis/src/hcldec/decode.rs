@@ -1,0 +1,497 @@
+//! Decoding: a spec applied to a configuration body gives a value and the problems, as HashiCorp's
+//! `hcldec` decodes (`hcldec.Decode`): each body is read with the schema of the specs that read
+//! it, unexpected items are errors, each spec contributes its part of the value.
+
+use super::{
+    Problem, Source,
+    body::{Attribute, Body, Content, Expr},
+    json::value_from_json,
+    spec::{Spec, SpecKind, spec_context},
+};
+use crate::hcl::{
+    eval::{Context, evaluate},
+    value::{Type, Value, convert, unify},
+};
+use nacl_syntax::{
+    TextRange,
+    hcl::{SyntaxKind, SyntaxNode},
+};
+use std::collections::BTreeMap;
+
+/// Decodes `body` with `spec`, evaluating expressions in `context`.
+pub fn decode(body: &Body, spec: &Spec, context: &Context) -> (Value, Vec<Problem>) {
+    let mut decoder = Decoder { context, problems: Vec::new() };
+    let value = decoder.body(body, spec);
+    (value, decoder.problems)
+}
+
+struct Decoder<'c> {
+    context: &'c Context,
+    problems: Vec<Problem>,
+}
+
+/// The value of an attribute's expression.
+fn attribute_value(attribute: &Attribute, context: &Context) -> (Value, Vec<Problem>) {
+    match &attribute.expr {
+        Expr::Json(json) => (value_from_json(json), Vec::new()),
+        Expr::Native(node) => {
+            let (value, errors) = evaluate(node, context);
+            let problems = errors
+                .into_iter()
+                .map(|e| Problem::error(summary_of(&e.message), e.message, attribute.source, e.range))
+                .collect();
+            (value, problems)
+        }
+    }
+}
+
+/// A short summary for an evaluation error, in the reference's words where it has them.
+fn summary_of(message: &str) -> &'static str {
+    if message.starts_with("there is no variable") {
+        "Unknown variable"
+    } else if message.starts_with("there is no function") {
+        "Call to unknown function"
+    } else {
+        "Invalid expression"
+    }
+}
+
+impl Decoder<'_> {
+    fn body(&mut self, body: &Body, spec: &Spec) -> Value {
+        let (content, problems) = body.content(&spec.schema(), false);
+        self.problems.extend(problems);
+        self.spec(&content, spec)
+    }
+
+    fn error(&mut self, summary: String, detail: String, source: Source, range: TextRange) {
+        self.problems.push(Problem::error(summary, detail, source, range));
+    }
+
+    fn spec(&mut self, content: &Content, spec: &Spec) -> Value {
+        match &spec.kind {
+            SpecKind::Object(properties) => {
+                Value::Object(properties.iter().map(|(k, s)| (k.clone(), self.spec(content, s))).collect())
+            }
+            SpecKind::Array(items) => Value::Tuple(items.iter().map(|s| self.spec(content, s)).collect()),
+            SpecKind::Attr { name, ty, .. } => {
+                let Some(attribute) = content.attributes.get(name) else { return Value::Null(ty.clone()) };
+                let (value, problems) = attribute_value(attribute, self.context);
+                self.problems.extend(problems);
+                match convert(&value, ty) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        self.error(
+                            "Incorrect attribute value type".to_owned(),
+                            format!("Inappropriate value for attribute {name:?}: {e}."),
+                            attribute.source,
+                            attribute.expr_range,
+                        );
+                        Value::Unknown(ty.clone())
+                    }
+                }
+            }
+            SpecKind::Block { block_type, required, nested } => {
+                let mut found = content.blocks.iter().filter(|b| &b.kind == block_type);
+                let Some(block) = found.next() else {
+                    if *required {
+                        self.error(
+                            format!("Missing {block_type} block"),
+                            format!("A block of type {block_type:?} is required here."),
+                            content.source,
+                            content.missing,
+                        );
+                    }
+                    return Value::Null(nested.implied_type());
+                };
+                if let Some(second) = found.next() {
+                    self.problems.push(
+                        Problem::error(
+                            format!("Duplicate {block_type} block"),
+                            format!("Only one block of type {block_type:?} is allowed."),
+                            second.body.source,
+                            second.def_range,
+                        )
+                        .related(block.body.source, block.def_range),
+                    );
+                }
+                self.body(&block.body, nested)
+            }
+            SpecKind::BlockList { block_type, min_items, max_items, set, nested } => {
+                let blocks: Vec<_> = content.blocks.iter().filter(|b| &b.kind == block_type).collect();
+                let values: Vec<Value> = blocks.iter().map(|b| self.body(&b.body, nested)).collect();
+                if values.len() < *min_items {
+                    self.error(
+                        format!("Insufficient {block_type} blocks"),
+                        format!("At least {min_items} {block_type:?} blocks are required."),
+                        content.source,
+                        content.missing,
+                    );
+                } else if *max_items > 0 && values.len() > *max_items {
+                    let extra = blocks[*max_items];
+                    self.error(
+                        format!("Too many {block_type} blocks"),
+                        format!("No more than {max_items} {block_type:?} blocks are allowed"),
+                        extra.body.source,
+                        extra.def_range,
+                    );
+                }
+                let element = nested.implied_type();
+                if values.is_empty() {
+                    return if *set { Value::Set(element, Vec::new()) } else { Value::List(element, Vec::new()) };
+                }
+                let types: Vec<Type> = values.iter().map(Value::ty).collect();
+                let Some(unified) = unify(&types) else {
+                    self.error(
+                        format!("Unconsistent argument types in {block_type} blocks"),
+                        "Corresponding attributes in all blocks of this type must be the same.".to_owned(),
+                        blocks[0].body.source,
+                        blocks[0].def_range,
+                    );
+                    return Value::dynamic();
+                };
+                let target = if *set { Type::Set(Box::new(unified)) } else { Type::List(Box::new(unified)) };
+                match convert(&Value::Tuple(values), &target) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        self.error(
+                            format!("Unconsistent argument types in {block_type} blocks"),
+                            format!("The blocks have inconsistent argument types: {e}."),
+                            blocks[0].body.source,
+                            blocks[0].def_range,
+                        );
+                        Value::dynamic()
+                    }
+                }
+            }
+            SpecKind::BlockMap { block_type, labels, nested } => {
+                let element = nested.implied_type();
+                let mut tree = MapTree::default();
+                for block in content.blocks.iter().filter(|b| &b.kind == block_type) {
+                    let value = self.body(&block.body, nested);
+                    let keys: Vec<String> = block.labels.iter().take(labels.len()).map(|(l, _)| l.clone()).collect();
+                    if !tree.insert(&keys, value) {
+                        let written: String = block.labels.iter().map(|(l, _)| format!(" {l:?}")).collect();
+                        self.error(
+                            format!("Duplicate {block_type} block"),
+                            format!(
+                                "A block for {block_type}{written} was already defined. The {block_type} labels must be unique."
+                            ),
+                            block.body.source,
+                            block.def_range,
+                        );
+                    }
+                }
+                tree.into_value(&element, labels.len())
+            }
+            SpecKind::BlockAttrs { block_type, element_type, required } => {
+                let mut found = content.blocks.iter().filter(|b| &b.kind == block_type);
+                let Some(block) = found.next() else {
+                    if *required {
+                        self.error(
+                            format!("Missing {block_type} block"),
+                            format!("A block of type {block_type:?} is required here."),
+                            content.source,
+                            content.missing,
+                        );
+                    }
+                    return Value::Null(Type::Map(Box::new(element_type.clone())));
+                };
+                if let Some(second) = found.next() {
+                    self.problems.push(
+                        Problem::error(
+                            format!("Duplicate {block_type} block"),
+                            format!("Only one block of type {block_type:?} is allowed."),
+                            second.body.source,
+                            second.def_range,
+                        )
+                        .related(block.body.source, block.def_range),
+                    );
+                }
+                let (attributes, problems) = block.body.just_attributes();
+                self.problems.extend(problems);
+                let mut items = BTreeMap::new();
+                for attribute in attributes {
+                    let (value, problems) = attribute_value(&attribute, self.context);
+                    self.problems.extend(problems);
+                    let value = match convert(&value, element_type) {
+                        Ok(v) => v,
+                        Err(e) => {
+                            self.error(
+                                "Invalid attribute value".to_owned(),
+                                format!("Invalid value for attribute of {block_type:?} block: {e}."),
+                                attribute.source,
+                                attribute.expr_range,
+                            );
+                            Value::Unknown(element_type.clone())
+                        }
+                    };
+                    items.insert(attribute.name, value);
+                }
+                match convert(&Value::Object(items.clone()), &Type::Map(Box::new(element_type.clone()))) {
+                    Ok(v) => v,
+                    Err(_) => Value::Map(element_type.clone(), items),
+                }
+            }
+            SpecKind::Literal(value) => value.clone(),
+            SpecKind::Default(specs) => {
+                let mut value = Value::Null(spec.implied_type());
+                for candidate in specs {
+                    value = self.spec(content, candidate);
+                    if !value.is_null() {
+                        break;
+                    }
+                }
+                value
+            }
+            SpecKind::Transform { nested, result } => {
+                let before = self.problems.len();
+                let nested_value = self.spec(content, nested);
+                if super::has_errors(&self.problems[before..]) {
+                    return Value::Unknown(spec.implied_type());
+                }
+                let mut context = spec_context();
+                context.variables.insert("nested".to_owned(), nested_value);
+                let (value, errors) = result.evaluate(&context);
+                for error in errors {
+                    // The problem is in the spec's expression: say so, at the configuration's body.
+                    self.error(
+                        "Transform failed".to_owned(),
+                        format!("The spec's transform result failed: {}.", error.message),
+                        content.source,
+                        content.missing,
+                    );
+                }
+                value
+            }
+            SpecKind::Invalid => Value::Null(Type::Dynamic),
+        }
+    }
+}
+
+/// Nested maps keyed by block labels, one level per label.
+#[derive(Default)]
+struct MapTree {
+    leaves: BTreeMap<String, Value>,
+    branches: BTreeMap<String, MapTree>,
+}
+
+impl MapTree {
+    /// Adds `value` under `keys`; false when there is one already.
+    fn insert(&mut self, keys: &[String], value: Value) -> bool {
+        match keys {
+            [] => false,
+            [last] => {
+                if self.leaves.contains_key(last) {
+                    return false;
+                }
+                self.leaves.insert(last.clone(), value);
+                true
+            }
+            [first, rest @ ..] => self.branches.entry(first.clone()).or_default().insert(rest, value),
+        }
+    }
+
+    fn into_value(self, element: &Type, depth: usize) -> Value {
+        let ty = (1..depth).fold(element.clone(), |t, _| Type::Map(Box::new(t)));
+        if depth <= 1 {
+            Value::Map(ty, self.leaves)
+        } else {
+            Value::Map(ty, self.branches.into_iter().map(|(k, t)| (k, t.into_value(element, depth - 1))).collect())
+        }
+    }
+}
+
+/// One step of a variable reference, with where it is (for `hcldec --var-refs`).
+#[derive(Clone, Debug)]
+pub enum RefStep {
+    /// The variable's name.
+    Root(String, TextRange),
+    /// `.name`.
+    Attr(String, TextRange),
+    /// `[key]` with a literal key (its value).
+    Index(Value, TextRange),
+}
+
+/// A reference to a variable in the configuration: its steps, the file, the whole range.
+#[derive(Clone, Debug)]
+pub struct VariableRef {
+    /// The steps, root first.
+    pub steps: Vec<RefStep>,
+    /// The file.
+    pub source: Source,
+    /// Where the whole reference is.
+    pub range: TextRange,
+}
+
+/// The references to variables the expressions the spec reads would need (`hcldec --var-refs`),
+/// in the order the reference gives them: by spec, then by position.
+pub fn variables_needed(body: &Body, spec: &Spec) -> Vec<VariableRef> {
+    let (content, _) = body.content(&spec.schema(), true);
+    let mut out = Vec::new();
+    collect_refs(&content, spec, &mut out);
+    out
+}
+
+fn collect_refs(content: &Content, spec: &Spec, out: &mut Vec<VariableRef>) {
+    match &spec.kind {
+        SpecKind::Attr { name, .. } => {
+            if let Some(attribute) = content.attributes.get(name) {
+                attribute_refs(attribute, out);
+            }
+        }
+        SpecKind::BlockAttrs { block_type, .. } => {
+            if let Some(block) = content.blocks.iter().find(|b| &b.kind == block_type) {
+                let mut refs = Vec::new();
+                for attribute in &block.body.attributes {
+                    attribute_refs(attribute, &mut refs);
+                }
+                refs.sort_by_key(|r| r.range.start());
+                out.extend(refs);
+            }
+        }
+        SpecKind::Block { block_type, nested, .. } => {
+            if let Some(block) = content.blocks.iter().find(|b| &b.kind == block_type) {
+                out.extend(variables_needed(&block.body, nested));
+            }
+        }
+        SpecKind::BlockList { block_type, nested, .. } | SpecKind::BlockMap { block_type, nested, .. } => {
+            for block in content.blocks.iter().filter(|b| &b.kind == block_type) {
+                out.extend(variables_needed(&block.body, nested));
+            }
+        }
+        _ => {
+            for child in spec.same_body_children() {
+                collect_refs(content, child, out);
+            }
+        }
+    }
+}
+
+fn attribute_refs(attribute: &Attribute, out: &mut Vec<VariableRef>) {
+    if let Expr::Native(node) = &attribute.expr {
+        for traversal in expression_variables(node) {
+            out.push(VariableRef { range: traversal_range(&traversal), steps: traversal, source: attribute.source });
+        }
+    }
+}
+
+fn traversal_range(steps: &[RefStep]) -> TextRange {
+    let range = |s: &RefStep| match s {
+        RefStep::Root(_, r) | RefStep::Attr(_, r) | RefStep::Index(_, r) => *r,
+    };
+    match (steps.first(), steps.last()) {
+        (Some(first), Some(last)) => range(first).cover(range(last)),
+        _ => TextRange::default(),
+    }
+}
+
+/// The variables an expression reads, as traversals (root and the literal steps after it), in
+/// order; names bound by `for` expressions inside are not variables.
+pub fn expression_variables(node: &SyntaxNode) -> Vec<Vec<RefStep>> {
+    let mut out = Vec::new();
+    walk_variables(node, &mut Vec::new(), &mut out);
+    out
+}
+
+fn walk_variables(node: &SyntaxNode, bound: &mut Vec<String>, out: &mut Vec<Vec<RefStep>>) {
+    use SyntaxKind::*;
+    match node.kind() {
+        VARIABLE => {
+            let Some(token) = node.children_with_tokens().filter_map(|e| e.into_token()).find(|t| t.kind() == IDENT)
+            else {
+                return;
+            };
+            if bound.iter().any(|b| b == token.text()) {
+                return;
+            }
+            let mut steps = vec![RefStep::Root(token.text().to_owned(), token.text_range())];
+            // Extend with the literal steps of the traversal this variable starts.
+            let mut at = node.clone();
+            while let Some(parent) = at.parent() {
+                let first_child = parent.children().next();
+                if first_child.as_ref() != Some(&at) {
+                    break;
+                }
+                match parent.kind() {
+                    GET_ATTR => {
+                        let Some(name) = parent
+                            .children_with_tokens()
+                            .filter_map(|e| e.into_token())
+                            .filter(|t| matches!(t.kind(), IDENT | NUMBER))
+                            .last()
+                        else {
+                            break;
+                        };
+                        let range = TextRange::new(
+                            parent
+                                .children_with_tokens()
+                                .filter_map(|e| e.into_token())
+                                .find(|t| t.kind() == DOT)
+                                .map_or(name.text_range().start(), |d| d.text_range().start()),
+                            name.text_range().end(),
+                        );
+                        if name.kind() == NUMBER {
+                            let index = crate::hcl::number::Number::parse(name.text()).map(Value::Number);
+                            match index {
+                                Some(v) => steps.push(RefStep::Index(v, range)),
+                                None => break,
+                            }
+                        } else {
+                            steps.push(RefStep::Attr(name.text().to_owned(), range));
+                        }
+                    }
+                    INDEX => {
+                        let Some(key) = parent.children().nth(1) else { break };
+                        if key.descendants().any(|d| matches!(d.kind(), VARIABLE | CALL)) {
+                            break;
+                        }
+                        let (value, errors) = evaluate(&key, &Context::default());
+                        if !errors.is_empty() {
+                            break;
+                        }
+                        let range = TextRange::new(key.text_range().start(), parent.text_range().end());
+                        let open = parent
+                            .children_with_tokens()
+                            .filter_map(|e| e.into_token())
+                            .find(|t| t.kind() == L_BRACK)
+                            .map_or(range.start(), |t| t.text_range().start());
+                        steps.push(RefStep::Index(value, TextRange::new(open, range.end())));
+                    }
+                    _ => break,
+                }
+                at = parent;
+            }
+            out.push(steps);
+        }
+        FOR_EXPR => {
+            let names: Vec<String> = node
+                .children()
+                .find(|c| c.kind() == FOR_INTRO)
+                .map(|intro| {
+                    intro
+                        .children_with_tokens()
+                        .filter_map(|e| e.into_token())
+                        .filter(|t| t.kind() == IDENT && t.text() != "for" && t.text() != "in")
+                        .map(|t| t.text().to_owned())
+                        .collect()
+                })
+                .unwrap_or_default();
+            for child in node.children() {
+                // The collection is outside the names' scope; the rest is inside.
+                if child.kind() == FOR_INTRO {
+                    walk_variables(&child, bound, out);
+                    continue;
+                }
+                let depth = bound.len();
+                bound.extend(names.iter().cloned());
+                walk_variables(&child, bound, out);
+                bound.truncate(depth);
+            }
+        }
+        _ => {
+            for child in node.children() {
+                walk_variables(&child, bound, out);
+            }
+        }
+    }
+}
