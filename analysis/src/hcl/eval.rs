@@ -427,12 +427,16 @@ impl Evaluator<'_> {
         }
         let Some(function) = self.context.functions.get(name.text()).cloned() else {
             let known: Vec<&str> = self.context.functions.keys().map(String::as_str).collect();
-            let message = if known.is_empty() {
-                format!("there is no function named `{}`: none are available here", name.text())
+            // With no functions at all the call as a whole is the mistake; otherwise its name.
+            let (range, message) = if known.is_empty() {
+                (node.text_range(), format!("there is no function named `{}`: none are available here", name.text()))
             } else {
-                format!("there is no function named `{}` (known: {})", name.text(), known.join(", "))
+                (
+                    name.text_range(),
+                    format!("there is no function named `{}` (known: {})", name.text(), known.join(", ")),
+                )
             };
-            return self.error(name.text_range(), message);
+            return self.error(range, message);
         };
         let range = node.text_range();
         if args.len() < function.params.len() || (function.variadic.is_none() && args.len() > function.params.len()) {

@@ -49,7 +49,7 @@ pub struct Block {
     pub labels: Vec<(String, TextRange)>,
     /// The opening brace.
     pub open_brace: TextRange,
-    /// The header, type to opening brace: where problems with the block as a whole are shown.
+    /// The header, type to last label: where problems with the block as a whole are shown.
     pub def_range: TextRange,
     /// Its content.
     pub body: Body,
@@ -133,13 +133,15 @@ impl Body {
                     let Some(kind) = block.type_name() else { continue };
                     let Some(inner) = block.body() else { continue };
                     let open = inner.syntax().first_token().map_or(inner.syntax().text_range(), |t| t.text_range());
-                    let labels = block.labels().iter().map(|l| (label_value(l), l.range())).collect();
+                    let labels: Vec<(String, TextRange)> =
+                        block.labels().iter().map(|l| (label_value(l), l.range())).collect();
+                    let header_end = labels.last().map_or(kind.text_range().end(), |(_, r)| r.end());
                     body.blocks.push(Block {
                         kind: kind.text().to_owned(),
                         type_range: kind.text_range(),
                         labels,
                         open_brace: open,
-                        def_range: TextRange::new(kind.text_range().start(), open.end()),
+                        def_range: TextRange::new(kind.text_range().start(), header_end),
                         body: Body::from_items(inner.items(), empty_at(open.start()), source),
                     });
                 }

@@ -127,12 +127,12 @@ impl Decoder<'_> {
                         content.missing,
                     );
                 } else if *max_items > 0 && values.len() > *max_items {
-                    let extra = blocks[*max_items];
+                    let (source, range) = source_range(&blocks[*max_items].body, nested);
                     self.error(
                         format!("Too many {block_type} blocks"),
                         format!("No more than {max_items} {block_type:?} blocks are allowed"),
-                        extra.body.source,
-                        extra.def_range,
+                        source,
+                        range,
                     );
                 }
                 let element = nested.implied_type();
@@ -140,12 +140,13 @@ impl Decoder<'_> {
                     return if *set { Value::Set(element, Vec::new()) } else { Value::List(element, Vec::new()) };
                 }
                 let types: Vec<Type> = values.iter().map(Value::ty).collect();
+                let (first_source, first_range) = source_range(&blocks[0].body, nested);
                 let Some(unified) = unify(&types) else {
                     self.error(
                         format!("Unconsistent argument types in {block_type} blocks"),
                         "Corresponding attributes in all blocks of this type must be the same.".to_owned(),
-                        blocks[0].body.source,
-                        blocks[0].def_range,
+                        first_source,
+                        first_range,
                     );
                     return Value::dynamic();
                 };
@@ -156,8 +157,8 @@ impl Decoder<'_> {
                         self.error(
                             format!("Unconsistent argument types in {block_type} blocks"),
                             format!("The blocks have inconsistent argument types: {e}."),
-                            blocks[0].body.source,
-                            blocks[0].def_range,
+                            first_source,
+                            first_range,
                         );
                         Value::dynamic()
                     }
@@ -265,6 +266,32 @@ impl Decoder<'_> {
             }
             SpecKind::Invalid => Value::Null(Type::Dynamic),
         }
+    }
+}
+
+/// Where the value `spec` reads from `body` comes from, for problems about that value as a whole
+/// (the reference's `sourceRange`): an attribute's expression, a nested block's, or the body's
+/// start.
+pub fn source_range(body: &Body, spec: &Spec) -> (Source, TextRange) {
+    let (content, _) = body.content(&spec.schema(), true);
+    content_source_range(&content, spec)
+}
+
+fn content_source_range(content: &Content, spec: &Spec) -> (Source, TextRange) {
+    let missing = (content.source, content.missing);
+    match &spec.kind {
+        SpecKind::Attr { name, .. } => content.attributes.get(name).map_or(missing, |a| (a.source, a.expr_range)),
+        SpecKind::Block { block_type, nested, .. }
+        | SpecKind::BlockList { block_type, nested, .. }
+        | SpecKind::BlockMap { block_type, nested, .. } => {
+            content.blocks.iter().find(|b| &b.kind == block_type).map_or(missing, |b| source_range(&b.body, nested))
+        }
+        SpecKind::BlockAttrs { block_type, .. } => {
+            content.blocks.iter().find(|b| &b.kind == block_type).map_or(missing, |b| (b.body.source, b.def_range))
+        }
+        SpecKind::Default(specs) => specs.first().map_or(missing, |s| content_source_range(content, s)),
+        SpecKind::Transform { nested, .. } => content_source_range(content, nested),
+        _ => missing,
     }
 }
 

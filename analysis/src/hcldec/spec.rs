@@ -440,8 +440,9 @@ impl Loader {
         }
     }
 
-    /// Errors for calls of functions a spec cannot call, inside `node`.
-    fn check_calls(&mut self, node: &SyntaxNode, allowed: &[String]) {
+    /// Errors for calls of functions a spec cannot call, inside `node`; whether there were any.
+    fn check_calls(&mut self, node: &SyntaxNode, allowed: &[String]) -> bool {
+        let before = self.problems.len();
         for call in node.descendants().filter(|n| n.kind() == SyntaxKind::CALL) {
             let Some(name) =
                 call.children_with_tokens().filter_map(|e| e.into_token()).find(|t| t.kind() == SyntaxKind::IDENT)
@@ -463,6 +464,7 @@ impl Loader {
                 name.text_range(),
             );
         }
+        self.problems.len() > before
     }
 
     fn native(attribute: &Attribute) -> Option<&SyntaxNode> {
@@ -475,7 +477,9 @@ impl Loader {
     /// A constant argument's value converted to `ty`, or an error.
     fn constant(&mut self, attribute: &Attribute, ty: &Type, what: &str) -> Option<Value> {
         let node = Loader::native(attribute)?;
-        self.check_calls(node, &[]);
+        if self.check_calls(node, &[]) {
+            return None;
+        }
         let (value, errors) = evaluate(node, &spec_context());
         if !errors.is_empty() {
             self.eval_problems(errors);
@@ -558,7 +562,8 @@ impl Loader {
             return Spec { doc, ..Spec::invalid(range) };
         }
         let implied_name = block.labels.first().map(|(l, _)| l.clone());
-        if labelled && block.labels.is_empty() {
+        let missing_label = labelled && block.labels.is_empty();
+        if missing_label {
             self.error(
                 format!("Missing name label for {kind}"),
                 format!(
@@ -630,6 +635,8 @@ impl Loader {
                 let required = self.bool_arg(arg("required").as_ref());
                 match name {
                     Some(name) if !name.is_empty() => SpecKind::Attr { name, ty, required, type_range },
+                    // Already said: the label that names it is missing.
+                    _ if missing_label => SpecKind::Invalid,
                     _ => {
                         self.error(
                             "Missing name in attribute spec",
@@ -644,6 +651,9 @@ impl Loader {
                 let block_type = self.string_arg(arg("block_type").as_ref()).or(implied_name);
                 let nested = self.single_nested(block, &nested_blocks, root);
                 let Some(block_type) = block_type.filter(|t| !t.is_empty()) else {
+                    if missing_label {
+                        return Spec { doc, ..Spec::invalid(range) };
+                    }
                     self.error(
                         format!("Missing block_type in {kind} spec"),
                         "The block_type attribute is required, to specify the block type name that is expected in an input HCL file.",
@@ -756,7 +766,7 @@ impl Loader {
                 let nested = self.single_nested(block, &nested_blocks, root);
                 match arg("result").as_ref().and_then(|a| Loader::native(a).cloned()) {
                     Some(node) => {
-                        self.check_calls(&node, &[]);
+                        let _ = self.check_calls(&node, &[]);
                         SpecKind::Transform { nested: Box::new(nested), result: SpecExpr::new(&node) }
                     }
                     None => {
@@ -919,7 +929,7 @@ impl Loader {
         });
         let result = content.attributes.get("result").and_then(|a| Loader::native(a).cloned());
         if let Some(node) = &result {
-            self.check_calls(node, &[]);
+            let _ = self.check_calls(node, &[]);
         }
         Some(UserFunction {
             name: name.clone(),

@@ -1,0 +1,153 @@
+//! `nacl-ls hcldec` end to end: the decoding fixtures in `tests/hcldec/cases/` (each a spec and a
+//! configuration, with the output snapshot beside it), compared with HashiCorp's `hcldec` where the
+//! oracle is built (`tests/hcl-oracle/setup.sh`; `NACL_LS_HCLFMT` names its folder); HashiCorp's
+//! conformance suite `hclspecsuite` run against our binary; and the differential test over the HCL
+//! corpus with the specs in `tests/hcldec/specs/`.
+
+use expect_test::expect_file;
+use std::{
+    collections::BTreeSet,
+    path::{Path, PathBuf},
+    process::Command,
+};
+
+fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The folder of HashiCorp's tools built by `tests/hcl-oracle/setup.sh`, when there is one; under
+/// `NACL_LS_REQUIRE_ORACLE=1` (CI) its absence fails the test.
+fn oracle_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("NACL_LS_HCLFMT").map(PathBuf::from).and_then(|p| p.parent().map(Path::to_path_buf));
+    match dir.filter(|d| d.join("hcldec").is_file() && d.join("hclspecsuite").is_file()) {
+        Some(dir) => Some(dir),
+        None if std::env::var("NACL_LS_REQUIRE_ORACLE").is_ok_and(|v| v == "1") => {
+            panic!("HashiCorp's hcldec is required: run tests/hcl-oracle/setup.sh and set NACL_LS_HCLFMT")
+        }
+        None => {
+            eprintln!("skipping the comparison with HashiCorp's hcldec: run tests/hcl-oracle/setup.sh");
+            None
+        }
+    }
+}
+
+/// The Go sources of HashiCorp's HCL, where Debian installs them.
+const HCL_SOURCES: &str = "/usr/share/gocode/src/github.com/hashicorp/hcl/v2";
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(program: &Path, dir: &Path, args: &[&str]) -> Run {
+    let output = Command::new(program).args(args).current_dir(dir).output().expect("the program runs");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+fn nacl_ls() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_nacl-ls"))
+}
+
+/// A scratch folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("nacl-ls-hcldec-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+/// The files of an inline fixture: `//- name` lines start each file.
+fn fixture_files(text: &str) -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = Vec::new();
+    for line in text.split_inclusive('\n') {
+        if let Some(name) = line.strip_prefix("//- ") {
+            files.push((name.trim().to_owned(), String::new()));
+        } else if let Some((_, content)) = files.last_mut() {
+            content.push_str(line);
+        }
+    }
+    files
+}
+
+/// The errors' and warnings' places in `hcldec --diags=json` output: (severity, file, start, end).
+fn diagnostic_places(stderr: &str) -> BTreeSet<(String, String, u64, u64)> {
+    let Ok(json) = serde_json::from_str::<serde_json::Value>(stderr) else { return BTreeSet::new() };
+    let items = json["diagnostics"].as_array().cloned().unwrap_or_default();
+    items
+        .iter()
+        .map(|d| {
+            let subject = &d["subject"];
+            (
+                d["severity"].as_str().unwrap_or("").to_owned(),
+                subject["filename"].as_str().unwrap_or("").to_owned(),
+                subject["start"]["byte"].as_u64().unwrap_or(0),
+                subject["end"]["byte"].as_u64().unwrap_or(0),
+            )
+        })
+        .collect()
+}
+
+const ARGS: [&str; 5] = ["--spec=spec.hcldec", "--with-type", "--keep-nulls", "--diags=json", "input.hcl"];
+
+#[test]
+fn decoding_fixtures_match_their_snapshots_and_hashicorps_hcldec() {
+    let oracle = oracle_dir();
+    let cases = nacl_syntax::fixtures::files(&repo_root().join("tests/hcldec/cases"), "txt");
+    let mut compared = 0;
+    for case in cases {
+        let text = std::fs::read_to_string(&case).expect("fixture");
+        let dir = scratch(case.file_stem().and_then(|s| s.to_str()).unwrap_or("case"));
+        for (name, content) in fixture_files(&text) {
+            std::fs::write(dir.join(name), content).expect("fixture file");
+        }
+        let mut args = vec!["hcldec"];
+        args.extend(ARGS);
+        let ours = run(&nacl_ls(), &dir, &args);
+        let snapshot = format!("exit {}\n--- stdout\n{}--- stderr\n{}", ours.code, ours.stdout, ours.stderr);
+        expect_file![case.with_extension("out")].assert_eq(&snapshot);
+        let deviation = text.lines().next().is_some_and(|l| l.contains("(deviation:"));
+        if let (Some(oracle), false) = (&oracle, deviation) {
+            let theirs = run(&oracle.join("hcldec"), &dir, &ARGS);
+            let name = case.display();
+            assert_eq!(
+                ours.code, theirs.code,
+                "{name}: exit codes differ; theirs:\n{}{}",
+                theirs.stdout, theirs.stderr
+            );
+            assert_eq!(ours.stdout, theirs.stdout, "{name}: outputs differ");
+            assert_eq!(
+                diagnostic_places(&ours.stderr),
+                diagnostic_places(&theirs.stderr),
+                "{name}: the diagnostics' places differ; theirs:\n{}",
+                theirs.stderr
+            );
+            compared += 1;
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    if oracle.is_some() {
+        assert!(compared >= 10, "only {compared} fixtures were compared with hcldec");
+    }
+}
+
+#[test]
+fn hashicorps_conformance_suite_passes() {
+    let Some(oracle) = oracle_dir() else { return };
+    let dir = scratch("suite");
+    let link = dir.join("hcldec");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(nacl_ls(), &link).expect("link named hcldec");
+    let tests = Path::new(HCL_SOURCES).join("specsuite/tests");
+    let link_text = link.to_string_lossy().into_owned();
+    let tests_text = tests.to_string_lossy().into_owned();
+    let result = run(&oracle.join("hclspecsuite"), &dir, &[&tests_text, &link_text]);
+    let ran = result.stdout.lines().filter(|l| l.starts_with("- ")).count();
+    assert_eq!(result.code, 0, "hclspecsuite failed:\n{}\n{}", result.stdout, result.stderr);
+    assert!(ran >= 30, "the suite ran only {ran} test lines:\n{}", result.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+}
