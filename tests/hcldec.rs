@@ -151,3 +151,51 @@ fn hashicorps_conformance_suite_passes() {
     assert!(ran >= 30, "the suite ran only {ran} test lines:\n{}", result.stdout);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A test on a corpus file's path.
+type Applies = fn(&str) -> bool;
+
+/// Which corpus files each spec of `tests/hcldec/specs/` describes: a spec, and a test on the
+/// file's path under the corpus.
+const CORPUS_SPECS: [(&str, Applies); 3] = [
+    ("nomad-pack-metadata.hcldec", |p| p.contains("nomad-pack") && p.ends_with("/metadata.hcl")),
+    ("nomad-pack-variables.hcldec", |p| p.contains("nomad-pack") && p.ends_with("/variables.hcl")),
+    ("packer.hcldec", |p| p.ends_with(".pkr.hcl")),
+];
+
+#[test]
+fn corpus_files_decode_as_hashicorps_hcldec_decodes_them() {
+    let Some(oracle) = oracle_dir() else { return };
+    let specs = repo_root().join("tests/hcldec/specs");
+    let dir = scratch("corpus");
+    let mut decoded = 0;
+    let mut rejected = 0;
+    for file in nacl_corpus::hcl_corpus().into_iter().filter(|f| f.parse_ok) {
+        let name = file.path.to_string_lossy().replace('\\', "/");
+        let Some((spec, _)) = CORPUS_SPECS.iter().find(|(_, applies)| applies(&name)) else { continue };
+        let spec_arg = format!("--spec={}", specs.join(spec).display());
+        let input = file.path.to_string_lossy().into_owned();
+        let args = [spec_arg.as_str(), "--with-type", "--keep-nulls", "--diags=json", input.as_str()];
+        let mut ours_args = vec!["hcldec"];
+        ours_args.extend(args);
+        let ours = run(&nacl_ls(), &dir, &ours_args);
+        let theirs = run(&oracle.join("hcldec"), &dir, &args);
+        assert_eq!(
+            ours.code, theirs.code,
+            "{name} with {spec}: exit codes differ\nours:\n{}{}\ntheirs:\n{}{}",
+            ours.stdout, ours.stderr, theirs.stdout, theirs.stderr
+        );
+        assert_eq!(ours.stdout, theirs.stdout, "{name} with {spec}: outputs differ");
+        assert_eq!(
+            diagnostic_places(&ours.stderr),
+            diagnostic_places(&theirs.stderr),
+            "{name} with {spec}: the diagnostics' places differ\nours:\n{}\ntheirs:\n{}",
+            ours.stderr,
+            theirs.stderr
+        );
+        if ours.code == 0 { decoded += 1 } else { rejected += 1 }
+    }
+    eprintln!("corpus: {decoded} files decoded alike, {rejected} rejected alike");
+    assert!(decoded >= 50, "only {decoded} corpus files decoded: the specs no longer fit the corpus");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -48,6 +48,7 @@ fn context() -> Context {
         Function {
             params: vec![param("s", Type::String)],
             variadic: None,
+            returns: Type::String,
             implementation: Arc::new(|args: &[Value]| match &args[0] {
                 Value::String(s) => Ok(Value::string(&s.to_uppercase())),
                 _ => Err("not a string".to_owned()),
@@ -59,6 +60,7 @@ fn context() -> Context {
         Function {
             params: Vec::new(),
             variadic: Some(param("numbers", Type::Number)),
+            returns: Type::Number,
             implementation: Arc::new(|args: &[Value]| {
                 let mut best: Option<Number> = None;
                 for arg in args {

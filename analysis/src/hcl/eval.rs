@@ -36,6 +36,9 @@ pub struct Function {
     pub params: Vec<Param>,
     /// The parameter that collects further arguments, if any.
     pub variadic: Option<Param>,
+    /// The result's type, known before the arguments are (`Type::Dynamic` when it depends on
+    /// them): the type of the unknown result of a call with unknown arguments.
+    pub returns: Type,
     /// The result for known arguments.
     pub implementation: Implementation,
 }
@@ -409,6 +412,20 @@ impl Evaluator<'_> {
 
     fn call(&mut self, node: &SyntaxNode) -> Value {
         let Some(name) = tokens(node).find(|t| t.kind() == IDENT) else { return Value::dynamic() };
+        // An unknown function's arguments are not evaluated: its name is the one mistake.
+        let Some(function) = self.context.functions.get(name.text()).cloned() else {
+            let known: Vec<&str> = self.context.functions.keys().map(String::as_str).collect();
+            // With no functions at all the call as a whole is the mistake; otherwise its name.
+            let (range, message) = if known.is_empty() {
+                (node.text_range(), format!("there is no function named `{}`: none are available here", name.text()))
+            } else {
+                (
+                    name.text_range(),
+                    format!("there is no function named `{}` (known: {})", name.text(), known.join(", ")),
+                )
+            };
+            return self.error(range, message);
+        };
         let Some(args_node) = node.children().find(|c| c.kind() == ARG_LIST) else { return Value::dynamic() };
         let arg_nodes = expressions(&args_node);
         let mut args: Vec<Value> = arg_nodes.iter().map(|a| self.expr(a)).collect();
@@ -425,19 +442,6 @@ impl Evaluator<'_> {
                 None => {}
             }
         }
-        let Some(function) = self.context.functions.get(name.text()).cloned() else {
-            let known: Vec<&str> = self.context.functions.keys().map(String::as_str).collect();
-            // With no functions at all the call as a whole is the mistake; otherwise its name.
-            let (range, message) = if known.is_empty() {
-                (node.text_range(), format!("there is no function named `{}`: none are available here", name.text()))
-            } else {
-                (
-                    name.text_range(),
-                    format!("there is no function named `{}` (known: {})", name.text(), known.join(", ")),
-                )
-            };
-            return self.error(range, message);
-        };
         let range = node.text_range();
         if args.len() < function.params.len() || (function.variadic.is_none() && args.len() > function.params.len()) {
             let wanted = match &function.variadic {
@@ -460,7 +464,7 @@ impl Evaluator<'_> {
             }
         }
         if converted.iter().any(Value::is_unknown) {
-            return Value::dynamic();
+            return Value::Unknown(function.returns.clone());
         }
         match (function.implementation)(&converted) {
             Ok(v) => v,

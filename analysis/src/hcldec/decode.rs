@@ -182,6 +182,10 @@ impl Decoder<'_> {
                         );
                     }
                 }
+                if tree.leaves.is_empty() && tree.branches.is_empty() {
+                    // As the reference: no blocks is an empty map of the nested type, one level.
+                    return Value::Map(element, BTreeMap::new());
+                }
                 tree.into_value(&element, labels.len())
             }
             SpecKind::BlockAttrs { block_type, element_type, required } => {

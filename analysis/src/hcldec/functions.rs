@@ -59,8 +59,8 @@ fn param(name: &str, ty: Type) -> Param {
     Param { name: name.to_owned(), ty, allow_null: false }
 }
 
-fn function(params: Vec<Param>, variadic: Option<Param>, implementation: Implementation) -> Function {
-    Function { params, variadic, implementation }
+fn function(params: Vec<Param>, variadic: Option<Param>, returns: Type, implementation: Implementation) -> Function {
+    Function { params, variadic, returns, implementation }
 }
 
 fn number_arg(value: &Value) -> Result<&Number, String> {
@@ -150,24 +150,31 @@ pub fn spec_functions() -> BTreeMap<String, Function> {
     };
     add(
         "abs",
-        function(vec![param("num", Type::Number)], None, Arc::new(|a| Ok(Value::Number(number_arg(&a[0])?.abs())))),
+        function(
+            vec![param("num", Type::Number)],
+            None,
+            Type::Number,
+            Arc::new(|a| Ok(Value::Number(number_arg(&a[0])?.abs()))),
+        ),
     );
     add(
         "coalesce",
         function(
             Vec::new(),
             Some(Param { name: "vals".to_owned(), ty: Type::Dynamic, allow_null: true }),
+            Type::Dynamic,
             Arc::new(|args| {
                 args.iter().find(|v| !v.is_null()).cloned().ok_or_else(|| "no non-null arguments".to_owned())
             }),
         ),
     );
-    add("concat", function(Vec::new(), Some(param("seqs", Type::Dynamic)), Arc::new(concat)));
+    add("concat", function(Vec::new(), Some(param("seqs", Type::Dynamic)), Type::Dynamic, Arc::new(concat)));
     add(
         "hasindex",
         function(
             vec![param("collection", Type::Dynamic), param("key", Type::Dynamic)],
             None,
+            Type::Bool,
             Arc::new(|a| Ok(has_index(&a[0], &a[1]))),
         ),
     );
@@ -176,6 +183,7 @@ pub fn spec_functions() -> BTreeMap<String, Function> {
         function(
             vec![param("num", Type::Number)],
             None,
+            Type::Number,
             Arc::new(|a| match number_arg(&a[0])? {
                 n @ (Number::PosInfinity | Number::NegInfinity) => Err(format!("{n} has no integer part")),
                 n => Ok(Value::Number(n.trunc())),
@@ -187,6 +195,7 @@ pub fn spec_functions() -> BTreeMap<String, Function> {
         function(
             vec![param("str", Type::String)],
             None,
+            Type::Dynamic,
             Arc::new(|a| {
                 let json: serde_json::Value =
                     serde_json::from_str(string_arg(&a[0])?).map_err(|e| format!("invalid JSON: {e}"))?;
@@ -199,25 +208,34 @@ pub fn spec_functions() -> BTreeMap<String, Function> {
         function(
             vec![Param { name: "val".to_owned(), ty: Type::Dynamic, allow_null: true }],
             None,
+            Type::String,
             Arc::new(|a| json_text(&a[0]).map(|t| Value::string(&t))),
         ),
     );
-    add("length", function(vec![param("collection", Type::Dynamic)], None, Arc::new(|a| length(&a[0]))));
+    add("length", function(vec![param("collection", Type::Dynamic)], None, Type::Number, Arc::new(|a| length(&a[0]))));
     add(
         "lower",
         function(
             vec![param("str", Type::String)],
             None,
+            Type::String,
             Arc::new(|a| Ok(Value::string(&string_arg(&a[0])?.to_lowercase()))),
         ),
     );
-    add("max", function(Vec::new(), Some(param("numbers", Type::Number)), Arc::new(|a| extreme(a, true))));
-    add("min", function(Vec::new(), Some(param("numbers", Type::Number)), Arc::new(|a| extreme(a, false))));
+    add(
+        "max",
+        function(Vec::new(), Some(param("numbers", Type::Number)), Type::Number, Arc::new(|a| extreme(a, true))),
+    );
+    add(
+        "min",
+        function(Vec::new(), Some(param("numbers", Type::Number)), Type::Number, Arc::new(|a| extreme(a, false))),
+    );
     add(
         "reverse",
         function(
             vec![param("str", Type::String)],
             None,
+            Type::String,
             Arc::new(|a| Ok(Value::string(&string_arg(&a[0])?.graphemes(true).rev().collect::<String>()))),
         ),
     );
@@ -226,6 +244,7 @@ pub fn spec_functions() -> BTreeMap<String, Function> {
         function(
             vec![param("str", Type::String)],
             None,
+            Type::Number,
             Arc::new(|a| Ok(Value::number(string_arg(&a[0])?.graphemes(true).count() as i64))),
         ),
     );
@@ -234,6 +253,7 @@ pub fn spec_functions() -> BTreeMap<String, Function> {
         function(
             vec![param("str", Type::String), param("offset", Type::Number), param("length", Type::Number)],
             None,
+            Type::String,
             Arc::new(|a| substr(string_arg(&a[0])?, number_arg(&a[1])?, number_arg(&a[2])?)),
         ),
     );
@@ -242,6 +262,7 @@ pub fn spec_functions() -> BTreeMap<String, Function> {
         function(
             vec![param("str", Type::String)],
             None,
+            Type::String,
             Arc::new(|a| Ok(Value::string(&string_arg(&a[0])?.to_uppercase()))),
         ),
     );

@@ -311,6 +311,7 @@ fn user_function(f: &UserFunction) -> Function {
     Function {
         params,
         variadic,
+        returns: Type::Dynamic,
         implementation: Arc::new(move |args: &[Value]| {
             let mut context = spec_context();
             for (name, value) in names.iter().zip(args) {
