@@ -1,6 +1,6 @@
 //! The stable codes of what the analysis layer reports: files it cannot read (`00xx`), conflicts
-//! between the fragments of an element (`04xx`), references (`05xx`) and values that do not fit their
-//! types (`06xx`). The letter is part of the released name; the severity is declared beside each code.
+//! between the fragments of an element (`04xx`), references (`05xx`), values that do not fit their
+//! types (`06xx`), and hcldec specs and the HCL files they describe (`07xx`). The letter is part of the released name; the severity is declared beside each code.
 
 use nacl_syntax::diagnostic_codes;
 
@@ -58,6 +58,17 @@ diagnostic_codes! {
     /// An instance whose type is in Salto's state but not hidden there, and not in NaCl: Salto
     /// does not merge such types, so the instance is not type-checked.
     TypeOnlyInState = "I0608", Info, Analysis, "instance type only in state";
+
+    /// A mistake in an hcldec spec file.
+    InvalidSpec = "E0701", Error, Analysis, "invalid hcldec spec";
+    /// Something in an hcldec spec file that works but says nothing (a `default` with one spec).
+    SpecWarning = "W0702", Warning, Analysis, "questionable hcldec spec";
+    /// A configuration that its hcldec spec rejects: an unexpected or missing attribute or block,
+    /// a value of the wrong type, too many or too few blocks.
+    SpecMismatch = "E0703", Error, Analysis, "configuration does not match its spec";
+    /// A spec named for a file (by its directive, the settings or `.nacl-ls.toml`) that cannot be
+    /// used: not found, outside the workspace, or with errors of its own.
+    SpecUnavailable = "W0704", Warning, Analysis, "hcldec spec unavailable";
 }
 
 #[cfg(test)]

@@ -45,6 +45,9 @@ pub struct Workspace {
     /// high durability: it changes only when a state file changes on disk.
     #[returns(ref)]
     pub state: Arc<WorkspaceState>,
+    /// Which hcldec spec describes which HCL files (the settings' globs, then `.nacl-ls.toml`'s).
+    #[returns(ref)]
+    pub spec_rules: crate::hcldec::schema::SpecRules,
 }
 
 /// The files `file("...")` may name: the regular files of the static-resources folders, and the

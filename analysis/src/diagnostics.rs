@@ -56,8 +56,18 @@ impl Diagnostic {
 pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> &[Diagnostic] {
     match file.language(db) {
         Language::Nacl => nacl_file_diagnostics(db, workspace, file),
-        Language::Hcl => crate::hcl::diagnostics(db, file),
+        Language::Hcl => hcl_file_diagnostics(db, workspace, file),
     }
+}
+
+/// Every diagnostic of an HCL file, ordered by position: its syntax errors, and what its hcldec
+/// spec says of it (or, for a spec file, its mistakes).
+#[salsa::tracked(returns(ref))]
+fn hcl_file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<Diagnostic> {
+    let mut out = crate::hcl::diagnostics(db, file).clone();
+    out.extend(crate::hcldec::schema::spec_diagnostics(db, workspace, file).iter().cloned());
+    out.sort_by_key(|d| (d.range.start(), d.range.end()));
+    out
 }
 
 /// Every diagnostic of a NaCl file, ordered by position.

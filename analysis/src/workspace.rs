@@ -143,7 +143,13 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
         source_files.push(SourceFile::builder(path, language, Arc::from(file.text)).durability(ON_DISK).new(&db));
     }
     let static_files = static_files(&layout);
-    let workspace = Workspace::builder(layout, source_files, static_files, WorkspaceState::none())
+    // A broken project file leaves files without specs; the editor and `check` say why.
+    let spec_rules = crate::hcldec::schema::SpecRules::read_project_file(&layout.root).unwrap_or_else(|e| {
+        let error = nacl_syntax::SyntaxError::at(AnalysisCode::SpecUnavailable, 0.into(), e);
+        load_errors.push((layout.root.join(crate::hcldec::schema::PROJECT_FILE), Diagnostic::from_syntax(&error)));
+        Default::default()
+    });
+    let workspace = Workspace::builder(layout, source_files, static_files, WorkspaceState::none(), spec_rules)
         .durability(ON_DISK)
         .state_durability(salsa::Durability::HIGH)
         .new(&db);
@@ -349,8 +355,27 @@ impl LoadedWorkspace {
     pub fn empty(root: &Path) -> LoadedWorkspace {
         let db = RootDatabase::default();
         let layout = Layout { root: root.to_path_buf(), envs: Vec::new(), current_env: None };
-        let workspace = Workspace::new(&db, layout, Vec::new(), StaticFiles::default(), WorkspaceState::none());
+        let workspace = Workspace::new(
+            &db,
+            layout,
+            Vec::new(),
+            StaticFiles::default(),
+            WorkspaceState::none(),
+            crate::hcldec::schema::SpecRules::default(),
+        );
         LoadedWorkspace { db, workspace, load_errors: Arc::default(), languages: Arc::default() }
+    }
+
+    /// Sets which hcldec spec describes which HCL files (the settings' rules, before those of
+    /// `.nacl-ls.toml`, which is read again).
+    pub fn set_spec_rules(&mut self, settings: crate::hcldec::schema::SpecRules) {
+        let root = self.workspace.layout(&self.db).root.clone();
+        let project = crate::hcldec::schema::SpecRules::read_project_file(&root).unwrap_or_default();
+        let rules = settings.then(project);
+        if *self.workspace.spec_rules(&self.db) != rules {
+            use salsa::Setter;
+            self.workspace.set_spec_rules(&mut self.db).to(rules);
+        }
     }
 
     /// The file at `path`, if the workspace has it.

@@ -23,8 +23,14 @@ fn workspace_of(db: &RootDatabase, texts: &[(&str, &str)]) -> (Workspace, Vec<So
         .map(|(path, text)| SourceFile::new(db, PathBuf::from(format!("/ws/{path}")), Language::Nacl, Arc::from(*text)))
         .collect();
     let layout = Layout { root: PathBuf::from("/ws"), envs: Vec::new(), current_env: None };
-    let workspace =
-        Workspace::new(db, layout, files.clone(), Default::default(), nacl_analysis::state::WorkspaceState::none());
+    let workspace = Workspace::new(
+        db,
+        layout,
+        files.clone(),
+        Default::default(),
+        nacl_analysis::state::WorkspaceState::none(),
+        Default::default(),
+    );
     (workspace, files)
 }
 

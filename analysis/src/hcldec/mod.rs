@@ -15,6 +15,7 @@ pub mod body;
 pub mod decode;
 pub mod functions;
 pub mod json;
+pub mod schema;
 pub mod spec;
 pub mod types;
 
