@@ -10,7 +10,7 @@
 use crate::{
     assists::Assist,
     completion::Completions,
-    hcl,
+    hcl, hcldec,
     highlight::{self, Highlight},
     hints::{DocumentLink, InlayHint},
     language::Language,
@@ -133,6 +133,17 @@ pub fn parse_text(language: Language, text: &str) -> (String, Vec<nacl_syntax::S
     }
 }
 
+/// The value an HCL file decodes to with its hcldec spec, as JSON text, or why there is none.
+pub fn decoded_json(workspace: &LoadedWorkspace, path: &Path) -> Result<String, String> {
+    match language_of(Some(workspace), path) {
+        Language::Nacl => Err("NaCl files have no hcldec spec".to_owned()),
+        Language::Hcl => match workspace.file(path) {
+            Some(file) => hcldec::ide::decoded_json(&workspace.db, workspace.workspace, file),
+            None => Err(format!("{} is not in the workspace", path.display())),
+        },
+    }
+}
+
 /// The language of the file at `path` in `workspace` (decided when it entered it), else from its
 /// name, NaCl for a name nacl-ls does not know.
 pub fn language_of(workspace: Option<&LoadedWorkspace>, path: &Path) -> Language {
@@ -149,9 +160,13 @@ pub fn language_of(workspace: Option<&LoadedWorkspace>, path: &Path) -> Language
 pub fn definition(workspace: &LoadedWorkspace, path: &Path, offset: TextSize) -> Vec<Target> {
     match language_of(Some(workspace), path) {
         Language::Nacl => workspace.definition(path, offset),
-        Language::Hcl => hcl_binding(workspace, path, offset)
-            .map(|b| vec![Target { path: path.to_path_buf(), range: b.declaration }])
-            .unwrap_or_default(),
+        Language::Hcl => match hcl_binding(workspace, path, offset) {
+            Some(binding) => vec![Target { path: path.to_path_buf(), range: binding.declaration }],
+            None => workspace
+                .file(path)
+                .map(|file| hcldec::ide::definition(&workspace.db, workspace.workspace, file, offset))
+                .unwrap_or_default(),
+        },
     }
 }
 
@@ -161,7 +176,8 @@ pub fn hover(workspace: &LoadedWorkspace, path: &Path, offset: TextSize) -> Opti
         Language::Nacl => workspace.hover(path, offset),
         Language::Hcl => {
             let file = workspace.file(path)?;
-            hcl::hover::hover(&hcl::parse(&workspace.db, file).syntax(), offset)
+            hcldec::ide::hover(&workspace.db, workspace.workspace, file, offset)
+                .or_else(|| hcl::hover::hover(&hcl::parse(&workspace.db, file).syntax(), offset))
         }
     }
 }
@@ -237,7 +253,10 @@ pub fn rename(
 pub fn completions(workspace: &LoadedWorkspace, path: &Path, offset: TextSize) -> Completions {
     match language_of(Some(workspace), path) {
         Language::Nacl => workspace.completions(path, offset),
-        Language::Hcl => Completions::default(),
+        Language::Hcl => workspace
+            .file(path)
+            .map(|file| hcldec::ide::completions(&workspace.db, workspace.workspace, file, offset))
+            .unwrap_or_default(),
     }
 }
 

@@ -14,6 +14,7 @@
 pub mod body;
 pub mod decode;
 pub mod functions;
+pub mod ide;
 pub mod json;
 pub mod schema;
 pub mod spec;
