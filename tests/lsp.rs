@@ -962,3 +962,90 @@ fn hcl_files_get_diagnostics_outline_highlighting_folding_and_formatting() {
     client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn hcldec_specs_drive_diagnostics_completion_hover_definition_and_decoded_json() {
+    let dir = scratch("hcldec");
+    std::fs::create_dir_all(dir.join("specs")).expect("folder");
+    let spec_path = dir.join("specs/app.hcldec");
+    let spec = "object {\n  # The application's name.\n  attr \"name\" {\n    type     = string\n    required = true\n  }\n  attr \"port\" {\n    type = number\n  }\n  block_map \"route\" {\n    labels = [\"path\"]\n    object {\n      attr \"target\" {\n        type = string\n      }\n    }\n  }\n}\n";
+    std::fs::write(&spec_path, spec).expect("write");
+    // A closed file described by the settings' glob: checked with the workspace.
+    std::fs::write(dir.join("other.app"), "").expect("write");
+    let closed = dir.join("closed.hcl");
+    std::fs::write(&closed, "# hcldec-spec: specs/app.hcldec\nname = \"x\"\nprot = 1\n").expect("write");
+    let file = dir.join("app.hcl");
+    let text = "# hcldec-spec: specs/app.hcldec\nname = \"web\"\nport = \"eighty\"\n\n";
+    std::fs::write(&file, text).expect("write");
+    let (root, file_uri, spec_uri) = (uri(&dir), uri(&file), uri(&spec_path));
+    let mut client = start();
+    client.initialize(json!(root), json!({}));
+    client.notify("initialized", json!({}));
+    let closed_diagnostics = client.any_diagnostics(&uri(&closed));
+    assert_eq!(codes(&closed_diagnostics), ["E0703"], "{closed_diagnostics:?}");
+
+    client.open(&file_uri, 1, text);
+    let diagnostics = client.diagnostics(&file_uri, 1);
+    assert_eq!(codes(&diagnostics), ["E0703"], "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["range"]["start"], json!({ "line": 2, "character": 7 }), "{diagnostics:?}");
+
+    // Completion on the empty line: what the spec allows and is not written yet.
+    let end = json!({ "textDocument": { "uri": file_uri }, "position": { "line": 3, "character": 0 } });
+    let completion = client.request("textDocument/completion", end);
+    let items = completion["items"].as_array().cloned().or_else(|| completion.as_array().cloned()).unwrap_or_default();
+    let labels: Vec<&str> = items.iter().filter_map(|i| i["label"].as_str()).collect();
+    assert_eq!(labels, ["route"], "{completion}");
+    // This client takes no snippets: the label's placeholder becomes its name.
+    assert_eq!(items[0]["textEdit"]["newText"], "route \"path\" {\n  \n}", "{completion}");
+
+    // Hover and definition on `name`.
+    let on_name = json!({ "textDocument": { "uri": file_uri }, "position": { "line": 1, "character": 1 } });
+    let hover = client.request("textDocument/hover", on_name.clone());
+    let shown = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(
+        shown.contains("attribute `name`: `string`, required") && shown.contains("The application's name."),
+        "{hover}"
+    );
+    let definition = client.request("textDocument/definition", on_name);
+    assert_eq!(definition[0]["uri"], json!(spec_uri), "{definition}");
+    assert_eq!(definition[0]["range"]["start"], json!({ "line": 2, "character": 2 }), "{definition}");
+
+    // The code lens and the command behind it.
+    let lenses = client.request("textDocument/codeLens", json!({ "textDocument": { "uri": file_uri } }));
+    assert_eq!(lenses[0]["command"]["command"], "nacl.showDecodedJson", "{lenses}");
+    let fixed = "# hcldec-spec: specs/app.hcldec\nname = \"web\"\nport = 80\n";
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": file_uri, "version": 2 }, "contentChanges": [{ "text": fixed }] }),
+    );
+    assert_eq!(client.diagnostics(&file_uri, 2), Vec::<Value>::new());
+    let decoded = client.request(
+        "workspace/executeCommand",
+        json!({ "command": "nacl.hcldec.decodedJson", "arguments": [{ "uri": file_uri }] }),
+    );
+    let decoded: Value = serde_json::from_str(decoded.as_str().expect("JSON text")).expect("JSON");
+    assert_eq!(decoded, json!({ "name": "web", "port": 80, "route": {} }));
+
+    // Editing the spec re-checks the open file that uses it.
+    client.open(&spec_uri, 1, spec);
+    let renamed = spec.replace("\"port\"", "\"listen\"");
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": spec_uri, "version": 2 }, "contentChanges": [{ "text": renamed }] }),
+    );
+    let rechecked = client.any_diagnostics(&file_uri);
+    assert_eq!(codes(&rechecked), ["E0703"], "{rechecked:?}");
+    assert!(rechecked[0]["message"].as_str().is_some_and(|m| m.contains("\"port\" is not expected")), "{rechecked:?}");
+
+    // Globs in the settings associate specs with files that have no directive.
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "nacl": { "hcl": { "files": ["**/*.app"] }, "hcldec": { "specs": { "*.app": "specs/app.hcldec" } } } } }),
+    );
+    let by_glob = uri(&dir.join("service.app"));
+    client.open(&by_glob, 1, "name = \"svc\"\nextra = true\n");
+    let glob_diagnostics = client.diagnostics(&by_glob, 1);
+    assert_eq!(codes(&glob_diagnostics), ["E0703"], "{glob_diagnostics:?}");
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -133,6 +133,20 @@ pub fn parse_text(language: Language, text: &str) -> (String, Vec<nacl_syntax::S
     }
 }
 
+/// The hcldec spec file describing the file at `path`, when one does (and is usable).
+pub fn spec_of(workspace: &LoadedWorkspace, path: &Path) -> Option<std::path::PathBuf> {
+    match language_of(Some(workspace), path) {
+        Language::Nacl => None,
+        Language::Hcl => {
+            let file = workspace.file(path)?;
+            match hcldec::schema::association(&workspace.db, workspace.workspace, file) {
+                hcldec::schema::Association::Spec { spec, .. } => Some(spec.path(&workspace.db).clone()),
+                _ => None,
+            }
+        }
+    }
+}
+
 /// The value an HCL file decodes to with its hcldec spec, as JSON text, or why there is none.
 pub fn decoded_json(workspace: &LoadedWorkspace, path: &Path) -> Result<String, String> {
     match language_of(Some(workspace), path) {

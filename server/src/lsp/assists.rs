@@ -93,6 +93,27 @@ pub fn document_links(snapshot: &Snapshot) -> Vec<DocumentLink> {
         .collect()
 }
 
+/// The client command (VS Code's and Neovim's configurations define it) that shows an HCL
+/// document's decoded JSON: it runs the server's `nacl.hcldec.decodedJson` and opens the result.
+pub const SHOW_DECODED_JSON: &str = "nacl.showDecodedJson";
+
+/// "Show decoded JSON" on the first line of an HCL document an hcldec spec describes.
+pub fn decoded_json_lens(snapshot: &Snapshot) -> Option<CodeLens> {
+    let (document, workspace) = (snapshot.document.as_ref()?, snapshot.workspace.as_ref()?);
+    let spec = ide::spec_of(workspace, &document.path)?;
+    let name = spec.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let start = Position { line: 0, character: 0 };
+    Some(CodeLens {
+        range: tower_lsp_server::ls_types::Range { start, end: start },
+        command: Some(Command {
+            title: format!("Show decoded JSON ({name})"),
+            command: SHOW_DECODED_JSON.to_owned(),
+            arguments: Some(vec![serde_json::json!({ "uri": document.uri.as_str() })]),
+        }),
+        data: None,
+    })
+}
+
 /// A lens on each element header of the document, resolved later with its reference count.
 pub fn code_lenses(snapshot: &Snapshot) -> Vec<CodeLens> {
     let (Some(document), Some(workspace)) = (&snapshot.document, &snapshot.workspace) else { return Vec::new() };

@@ -25,6 +25,11 @@ pub const COPY_REFERENCE: &str = "nacl.copyReference";
 /// client to open it when the client can (`window/showDocument`).
 pub const GO_TO_SERVICE: &str = "nacl.goToService";
 
+/// The command giving the JSON an HCL document decodes to with its hcldec spec; its argument is
+/// the document (`{ "uri": ... }`), its result the JSON text (`null` after telling the user why
+/// there is none).
+pub const DECODED_JSON: &str = "nacl.hcldec.decodedJson";
+
 /// The request that answers the server's text and version of an open document
 /// (`{ "uri": ... }` → `{ "version", "text" }`, or null when it is not open): for bug reports and
 /// for tests proving that no edit was lost or misapplied.
@@ -144,11 +149,16 @@ impl Backend {
         if !self.support.get().is_some_and(|s| s.watched_files) {
             return;
         }
-        let watchers =
-            ["**/*.nacl", "**/*.{hcl,tf,tfvars,nomad,hcldec}", "**/static-resources/**", "**/salto.config/states/**"]
-                .into_iter()
-                .map(|glob| FileSystemWatcher { glob_pattern: GlobPattern::String(glob.to_owned()), kind: None })
-                .collect();
+        let watchers = [
+            "**/*.nacl",
+            "**/*.{hcl,tf,tfvars,nomad,hcldec}",
+            "**/.nacl-ls.toml",
+            "**/static-resources/**",
+            "**/salto.config/states/**",
+        ]
+        .into_iter()
+        .map(|glob| FileSystemWatcher { glob_pattern: GlobPattern::String(glob.to_owned()), kind: None })
+        .collect();
         let options = DidChangeWatchedFilesRegistrationOptions { watchers };
         let registration = Registration {
             id: "nacl-ls/watched-files".to_owned(),
@@ -280,7 +290,7 @@ fn server_capabilities(encoding: Encoding, pull_diagnostics: bool) -> ServerCapa
             },
         )),
         execute_command_provider: Some(ExecuteCommandOptions {
-            commands: vec![COPY_REFERENCE.to_owned(), GO_TO_SERVICE.to_owned()],
+            commands: vec![COPY_REFERENCE.to_owned(), GO_TO_SERVICE.to_owned(), DECODED_JSON.to_owned()],
             ..ExecuteCommandOptions::default()
         }),
         workspace: Some(WorkspaceServerCapabilities {
@@ -484,10 +494,17 @@ impl LanguageServer for Backend {
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
-        if !self.reference_lenses.load(std::sync::atomic::Ordering::Relaxed) {
-            return Ok(None);
-        }
-        Ok(Some(self.query(params.text_document.uri, true, super::assists::code_lenses).await?))
+        let references = self.reference_lenses.load(std::sync::atomic::Ordering::Relaxed);
+        let lenses = self
+            .query(params.text_document.uri, true, move |s| {
+                let mut lenses: Vec<CodeLens> = super::assists::decoded_json_lens(s).into_iter().collect();
+                if references {
+                    lenses.extend(super::assists::code_lenses(s));
+                }
+                lenses
+            })
+            .await?;
+        Ok((!lenses.is_empty()).then_some(lenses))
     }
 
     async fn code_lens_resolve(&self, mut lens: CodeLens) -> Result<CodeLens> {
@@ -508,6 +525,22 @@ impl LanguageServer for Backend {
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
         let command = params.command.clone();
+        if command == DECODED_JSON {
+            let uri = params
+                .arguments
+                .first()
+                .and_then(|a| a["uri"].as_str().or(a.as_str()))
+                .and_then(|u| u.parse::<Uri>().ok())
+                .ok_or_else(|| Error::invalid_params(format!("{command} takes a text document: {{ \"uri\": ... }}")))?;
+            return match self.query(uri, true, requests::decoded_json).await? {
+                Some(Ok(json)) => Ok(Some(LSPAny::String(json))),
+                Some(Err(why)) => {
+                    self.client.show_message(MessageType::INFO, format!("No decoded JSON: {why}")).await;
+                    Ok(None)
+                }
+                None => Ok(None),
+            };
+        }
         if command != COPY_REFERENCE && command != GO_TO_SERVICE {
             return Err(Error::invalid_params(format!("unknown command `{command}`")));
         }

@@ -53,6 +53,13 @@ pub fn service_url(snapshot: &Snapshot, position: Position) -> Option<String> {
     ide::service_url(workspace, &document.path, document.lines(snapshot.encoding).offset(position))
 }
 
+/// The JSON the document decodes to with its hcldec spec, or why there is none; `None` without a
+/// workspace.
+pub fn decoded_json(snapshot: &Snapshot) -> Option<Result<String, String>> {
+    let (document, workspace) = (snapshot.document.as_ref()?, snapshot.workspace.as_ref()?);
+    Some(ide::decoded_json(workspace, &document.path))
+}
+
 /// The semantic tokens of a document, or of a range of it.
 pub fn semantic_tokens(
     snapshot: &Snapshot,

@@ -3,7 +3,8 @@
 //! ```json
 //! { "environment": "prod", "logLevel": "debug",
 //!   "diagnostics": { "warnings": true, "disabled": ["W0501"] },
-//!   "codeLens": { "references": true }, "hcl": { "files": ["**/*.conf"] } }
+//!   "codeLens": { "references": true }, "hcl": { "files": ["**/*.conf"] },
+//!   "hcldec": { "specs": { "jobs/**/*.hcl": "specs/job.hcldec" } } }
 //! ```
 
 use serde::Deserialize;
@@ -22,6 +23,26 @@ pub struct Settings {
     pub code_lens: CodeLensSettings,
     /// HCL files beyond the ones known by name.
     pub hcl: HclSettings,
+    /// Which hcldec specs describe which HCL files.
+    pub hcldec: HcldecSettings,
+}
+
+/// Which hcldec specs describe which HCL files (a file's own `# hcldec-spec:` directive wins).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct HcldecSettings {
+    /// Globs of HCL files, relative to the workspace root, and the spec describing them (a path
+    /// relative to the root); tried in sorted order of the globs, before `.nacl-ls.toml`'s.
+    pub specs: std::collections::BTreeMap<String, String>,
+}
+
+impl HcldecSettings {
+    /// The settings as the analysis's rules.
+    pub fn rules(&self) -> nacl_analysis::hcldec::schema::SpecRules {
+        nacl_analysis::hcldec::schema::SpecRules {
+            entries: self.specs.iter().map(|(glob, spec)| (glob.clone(), spec.clone())).collect(),
+        }
+    }
 }
 
 /// HCL files beyond `*.hcl`, `*.tf`, `*.tfvars`, `*.nomad` and `*.hcldec`.

@@ -469,6 +469,11 @@ impl Writer {
         self.buffers.get(uri).map_or_else(|| paths::real_path(uri), |b| b.current.path.clone())
     }
 
+    /// Gives a workspace what the settings say of it (see [`configure`]).
+    fn configure(&self, workspace: &mut LoadedWorkspace) {
+        configure(&self.languages, &self.settings, workspace);
+    }
+
     fn apply_settings(&mut self, settings: Settings) {
         if let (Some(log), Some(level)) = (&self.log_level, &settings.log_level) {
             log.set(level);
@@ -483,7 +488,7 @@ impl Writer {
         }
         self.settings = Arc::new(settings);
         for i in 0..self.roots.len() {
-            self.roots[i].workspace.languages = self.languages.clone();
+            configure(&self.languages, &self.settings, &mut self.roots[i].workspace);
             if env_changed && !self.roots[i].scratch {
                 self.roots[i].workspace.reload_layout(self.settings.environment.as_deref());
             }
@@ -548,4 +553,11 @@ pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         .map(|s| (*s).to_owned())
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "unknown panic".to_owned())
+}
+
+/// Gives a workspace what the settings say of it: which files are HCL, which specs describe
+/// which files.
+fn configure(languages: &Arc<LanguageRules>, settings: &Settings, workspace: &mut LoadedWorkspace) {
+    workspace.languages = languages.clone();
+    workspace.set_spec_rules(settings.hcldec.rules());
 }

@@ -63,7 +63,7 @@ impl Writer {
             self.outgoing.send(Outgoing::ProgressBegin { token: token.clone(), title });
         }
         let mut workspace = LoadedWorkspace::empty(&path);
-        workspace.languages = self.languages.clone();
+        self.configure(&mut workspace);
         for buffer in self.buffers.values().filter(|b| b.current.path.starts_with(&path)) {
             workspace.set_file_text(&buffer.current.path, buffer.current.text.clone());
         }
@@ -111,7 +111,7 @@ impl Writer {
     pub(super) fn indexed(&mut self, path: PathBuf, mut workspace: LoadedWorkspace) {
         let Some(index) = self.roots.iter().position(|r| r.path == path && !r.scratch) else { return };
         self.flush();
-        workspace.languages = self.languages.clone();
+        self.configure(&mut workspace);
         for buffer in self.buffers.values().filter(|b| b.current.path.starts_with(&path)) {
             workspace.set_file_text(&buffer.current.path, buffer.current.text.clone());
         }
@@ -221,6 +221,10 @@ impl Writer {
                 reread_state.insert(index);
                 continue;
             }
+            if path.file_name().is_some_and(|n| n == nacl_analysis::hcldec::schema::PROJECT_FILE) {
+                root.workspace.set_spec_rules(self.settings.hcldec.rules());
+                continue;
+            }
             if path == config.join("envs.nacl") {
                 root.workspace.reload_layout(self.settings.environment.as_deref());
                 reread_state.insert(index);
@@ -260,7 +264,7 @@ impl Writer {
         // A document that is not a file is its own island; a lone file shares its folder's.
         let folder = if paths::is_non_file(path) { path } else { path.parent().unwrap_or(path) }.to_path_buf();
         let mut workspace = LoadedWorkspace::empty(&folder);
-        workspace.languages = self.languages.clone();
+        self.configure(&mut workspace);
         self.roots.push(Root {
             path: folder,
             workspace,
