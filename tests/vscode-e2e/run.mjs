@@ -386,6 +386,22 @@ try {
     await formatDocument('service "web" {\n  port = 8080\n  tags = [1, 2]\n}');
   });
 
+  await run("an hcldec spec checks an HCL file, and Show Decoded JSON shows its value", async () => {
+    await quickOpen("app.hcl");
+    await waitFor("an error squiggle under prot", async () => (await page.locator(".squiggly-error").count()) > 0);
+    await waitFor("the Show decoded JSON lens", async () =>
+      (await page.locator(".codelens-decoration").allTextContents()).some((t) => t.includes("Show decoded JSON")),
+    );
+    await goTo(3, 1);
+    await page.keyboard.press("Shift+End");
+    await page.keyboard.type("port = 80");
+    await waitFor("no error squiggle", async () => (await page.locator(".squiggly-error").count()) === 0);
+    await command("NaCl: Show Decoded JSON");
+    await waitFor("the decoded JSON beside", async () =>
+      (await page.locator(".view-lines").allTextContents()).some((t) => t.replace(/\u00a0/g, " ").includes('"port": 80')),
+    );
+  });
+
   await run("the server exits when the window closes", async () => {
     await browser.close();
     browser = undefined;

@@ -21,6 +21,44 @@ vim.lsp.commands["nacl.showReferences"] = function(command)
   vim.cmd("copen")
 end
 
+--- Shows the JSON an HCL buffer decodes to with its hcldec spec (the server's
+--- `nacl.hcldec.decodedJson`) in a scratch buffer beside it; the server says why when there is none.
+local function show_decoded_json(uri)
+  local bufnr = uri and vim.uri_to_bufnr(uri) or 0
+  local client = vim.lsp.get_clients({ bufnr = bufnr, name = "nacl_ls" })[1]
+  if not client then
+    return
+  end
+  uri = uri or vim.uri_from_bufnr(0)
+  client:request("workspace/executeCommand", { command = "nacl.hcldec.decodedJson", arguments = { { uri = uri } } }, function(err, result)
+    if err or type(result) ~= "string" then
+      return
+    end
+    vim.cmd("vnew")
+    local scratch = vim.api.nvim_get_current_buf()
+    vim.bo[scratch].buftype = "nofile"
+    vim.bo[scratch].bufhidden = "wipe"
+    vim.api.nvim_buf_set_lines(scratch, 0, -1, false, vim.split(result, "\n", { plain = true }))
+    vim.bo[scratch].filetype = "json"
+    vim.bo[scratch].modified = false
+  end, bufnr)
+end
+
+-- The command of the server's "Show decoded JSON" code lens on HCL files an hcldec spec describes.
+vim.lsp.commands["nacl.showDecodedJson"] = function(command)
+  local argument = command.arguments and command.arguments[1] or {}
+  show_decoded_json(argument.uri)
+end
+
+vim.api.nvim_create_autocmd("FileType", {
+  pattern = "hcl",
+  callback = function(args)
+    vim.api.nvim_buf_create_user_command(args.buf, "NaclShowDecodedJson", function()
+      show_decoded_json(nil)
+    end, { desc = "Show the JSON this HCL file decodes to with its hcldec spec" })
+  end,
+})
+
 vim.api.nvim_create_autocmd("FileType", {
   pattern = "nacl",
   callback = function(args)

@@ -139,6 +139,45 @@ local formatted = table.concat(vim.api.nvim_buf_get_lines(hcl, 0, -1, false), "\
 check(formatted == 'job "web" {\n  count = [1, 2]\n  name  = "x"\n}', "HCL formatting aligns and indents, got " .. formatted)
 vim.bo[hcl].modified = false
 
+-- hcldec: a spec buffer, and an HCL buffer whose first-line directive names it.
+vim.cmd.enew()
+local spec = vim.api.nvim_get_current_buf()
+vim.api.nvim_buf_set_name(spec, root .. "/tests/demo/Scratch.hcldec")
+vim.cmd("filetype detect")
+check(vim.bo[spec].filetype == "hcl", "the filetype of Scratch.hcldec is hcl, got " .. vim.bo[spec].filetype)
+vim.api.nvim_buf_set_lines(spec, 0, -1, false, { "object {", '  attr "name" {', "    type     = string", "    required = true", "  }", "}" })
+vim.wait(10000, function()
+  return #vim.lsp.get_clients({ bufnr = spec, name = "nacl_ls" }) > 0
+end)
+vim.cmd.enew()
+local described = vim.api.nvim_get_current_buf()
+vim.api.nvim_buf_set_name(described, root .. "/tests/demo/Described.hcl")
+vim.cmd("filetype detect")
+vim.api.nvim_buf_set_lines(described, 0, -1, false, { "# hcldec-spec: Scratch.hcldec", "nmae = 1" })
+vim.wait(10000, function()
+  return #vim.lsp.get_clients({ bufnr = described, name = "nacl_ls" }) > 0
+end)
+local spec_codes = ""
+vim.wait(10000, function()
+  local found = {}
+  for _, d in ipairs(vim.diagnostic.get(described)) do
+    table.insert(found, d.code)
+  end
+  spec_codes = table.concat(found, ",")
+  return spec_codes == "E0703,E0703"
+end)
+check(spec_codes == "E0703,E0703", "the spec reports the missing name and the unexpected nmae, got " .. spec_codes)
+local lens_responses = vim.lsp.buf_request_sync(described, "textDocument/codeLens", { textDocument = vim.lsp.util.make_text_document_params(described) }, 5000) or {}
+local lens_command = ""
+for _, response in pairs(lens_responses) do
+  local first = response.result and response.result[1]
+  lens_command = first and first.command and first.command.command or lens_command
+end
+check(lens_command == "nacl.showDecodedJson", "a Show decoded JSON lens, got " .. lens_command)
+check(vim.lsp.commands["nacl.showDecodedJson"] ~= nil, "the lens's command is defined")
+vim.bo[spec].modified = false
+vim.bo[described].modified = false
+
 if #failures > 0 then
   print(#failures .. " failed")
   vim.cmd("cquit 1")

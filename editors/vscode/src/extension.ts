@@ -1,7 +1,7 @@
 // Starts nacl-ls for NaCl and HCL files and wires the extension's commands to the server's.
 import * as fs from "fs";
 import * as path from "path";
-import { ExtensionContext, Uri, commands, env, window, workspace } from "vscode";
+import { ExtensionContext, Uri, ViewColumn, commands, env, window, workspace } from "vscode";
 import { ExecuteCommandRequest, LanguageClient, LanguageClientOptions, ServerOptions } from "vscode-languageclient/node";
 
 let client: LanguageClient | undefined;
@@ -63,6 +63,23 @@ async function showReferences(uri: string, position: unknown, locations: unknown
 }
 
 /**
+ * "Show Decoded JSON" (the code lens on HCL files an hcldec spec describes, and the palette): the
+ * JSON the document decodes to, from the server's `nacl.hcldec.decodedJson`, in an editor beside.
+ */
+async function showDecodedJson(argument?: { uri?: string }): Promise<void> {
+  const uri = argument?.uri ?? window.activeTextEditor?.document.uri.toString();
+  if (!client || !uri) {
+    return;
+  }
+  // The server tells the user why when there is no value (no spec, a file the spec rejects).
+  const json = await client.sendRequest(ExecuteCommandRequest.type, { command: "nacl.hcldec.decodedJson", arguments: [{ uri }] });
+  if (typeof json === "string") {
+    const document = await workspace.openTextDocument({ language: "json", content: json });
+    await window.showTextDocument(document, { viewColumn: ViewColumn.Beside, preview: true });
+  }
+}
+
+/**
  * The documents nacl-ls serves: NaCl and HCL, the files matching `nacl.hcl.files` (which the server
  * reads as HCL), and Terraform files (`*.tf`, `*.tfvars`, whatever language VS Code gives them) only
  * when `nacl.hcl.terraformFiles` is on, so that a Terraform extension keeps them by default.
@@ -89,6 +106,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   context.subscriptions.push(commands.registerCommand("nacl.copyNaclReference", copyReference));
   context.subscriptions.push(commands.registerCommand("nacl.goToServiceAtCursor", goToService));
   context.subscriptions.push(commands.registerCommand("nacl.showReferences", showReferences));
+  context.subscriptions.push(commands.registerCommand("nacl.showDecodedJson", showDecodedJson));
   await client.start();
 }
 

@@ -1,0 +1,3 @@
+# hcldec-spec: specs/app.hcldec
+name = "web"
+prot = 80
