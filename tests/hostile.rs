@@ -431,3 +431,51 @@ fn hostile_hcl_files_get_diagnostics_not_crashes() {
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&outside);
 }
+
+#[test]
+fn hcldec_refuses_fifos_links_and_specs_outside_the_workspace() {
+    let dir = scratch("hcldec");
+    let run = |args: &[&str]| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nacl-ls"))
+            .arg("hcldec")
+            .args(args)
+            .current_dir(&dir)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("nacl-ls runs");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while child.try_wait().expect("wait").is_none() {
+            assert!(std::time::Instant::now() < deadline, "nacl-ls hcldec hung on {args:?}");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let output = child.wait_with_output().expect("output");
+        (output.status.code().unwrap_or(-1), String::from_utf8_lossy(&output.stderr).into_owned())
+    };
+    std::fs::write(dir.join("spec.hcldec"), "object {\n  attr \"a\" {\n    type = string\n  }\n}\n").expect("write");
+    std::fs::write(dir.join("in.hcl"), "a = \"x\"\n").expect("write");
+    let status = std::process::Command::new("mkfifo").arg(dir.join("fifo.hcldec")).status().expect("mkfifo runs");
+    assert!(status.success());
+    // A FIFO as the spec or as an input: an error, not a hang.
+    let (code, stderr) = run(&["--spec=fifo.hcldec", "in.hcl"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("not a regular file"), "{stderr}");
+    let (code, stderr) = run(&["--spec=spec.hcldec", "fifo.hcldec"]);
+    assert_eq!(code, 1, "{stderr}");
+    // A link planted at the output's name is not followed: its target stays as it was.
+    std::fs::write(dir.join("target.txt"), "keep").expect("write");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(dir.join("target.txt"), dir.join("out.json")).expect("link");
+    let (code, stderr) = run(&["--spec=spec.hcldec", "-o", "out.json", "in.hcl"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(std::fs::read_to_string(dir.join("target.txt")).expect("read"), "keep");
+    // Deep nesting in a spec and a configuration: diagnostics, not a stack overflow.
+    let deep_spec = format!("{}object {{}}\n{}", "block {\n  block_type = \"b\"\n".repeat(300), "}\n".repeat(300));
+    std::fs::write(dir.join("deep.hcldec"), deep_spec).expect("write");
+    std::fs::write(dir.join("deep.hcl"), format!("{}{}", "b {\n".repeat(300), "}\n".repeat(300))).expect("write");
+    let (code, stderr) = run(&["--spec=deep.hcldec", "deep.hcl"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("nest more than"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

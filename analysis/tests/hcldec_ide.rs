@@ -208,6 +208,8 @@ fn hover_and_definition_lead_to_the_spec() {
     assert_eq!(target("port"), "attr \"port\"");
     assert_eq!(target("listener"), "block_map \"listener\"");
     assert_eq!(target("double"), "function \"double\"");
+    let call = ide::hover(&loaded, &path, at("double")).expect("a hover").markdown;
+    assert_eq!(call, "function `double(n)`, defined by the spec");
     let spec_hover = ide::hover(&loaded, &spec_path, TextSize::from(SPEC.find("block_map").expect("needle") as u32));
     assert!(spec_hover.expect("a hover").markdown.starts_with("`block_map`: maps keyed by the blocks' labels"));
 }

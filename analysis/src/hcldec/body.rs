@@ -12,7 +12,7 @@ use nacl_syntax::{
         ast::{self, AstNodeExt, BodyItem},
     },
 };
-use std::collections::BTreeMap;
+use std::{collections::BTreeMap, rc::Rc};
 
 /// Where an attribute's value comes from.
 #[derive(Clone, Debug)]
@@ -65,9 +65,9 @@ pub type Duplicate = (String, Place, Place);
 #[derive(Clone, Debug, Default)]
 pub struct Body {
     /// The attributes, in order.
-    pub attributes: Vec<Attribute>,
+    pub attributes: Vec<Rc<Attribute>>,
     /// The blocks, in order.
-    pub blocks: Vec<Block>,
+    pub blocks: Vec<Rc<Block>>,
     /// An empty range at the body's start (a block's opening brace, a file's first byte).
     pub missing: TextRange,
     /// The file it is in.
@@ -89,9 +89,9 @@ pub struct Schema {
 #[derive(Clone, Debug, Default)]
 pub struct Content {
     /// The attributes asked for, by name.
-    pub attributes: BTreeMap<String, Attribute>,
+    pub attributes: BTreeMap<String, Rc<Attribute>>,
     /// The blocks asked for (with the right number of labels), in order.
-    pub blocks: Vec<Block>,
+    pub blocks: Vec<Rc<Block>>,
     /// Where a missing item is reported.
     pub missing: TextRange,
     /// The file.
@@ -121,13 +121,13 @@ impl Body {
                         continue;
                     }
                     seen.insert(text.clone(), name.text_range());
-                    body.attributes.push(Attribute {
+                    body.attributes.push(Rc::new(Attribute {
                         name: text,
                         name_range: name.text_range(),
                         expr_range: value.text_range(),
                         expr: Expr::Native(value),
                         source,
-                    });
+                    }));
                 }
                 BodyItem::Block(block) => {
                     let Some(kind) = block.type_name() else { continue };
@@ -136,14 +136,14 @@ impl Body {
                     let labels: Vec<(String, TextRange)> =
                         block.labels().iter().map(|l| (label_value(l), l.range())).collect();
                     let header_end = labels.last().map_or(kind.text_range().end(), |(_, r)| r.end());
-                    body.blocks.push(Block {
+                    body.blocks.push(Rc::new(Block {
                         kind: kind.text().to_owned(),
                         type_range: kind.text_range(),
                         labels,
                         open_brace: open,
                         def_range: TextRange::new(kind.text_range().start(), header_end),
                         body: Body::from_items(inner.items(), empty_at(open.start()), source),
-                    });
+                    }));
                 }
             }
         }
@@ -169,13 +169,13 @@ impl Body {
     fn with_json(mut self, value: serde_json::Value, whole: TextRange) -> Body {
         if let serde_json::Value::Object(properties) = value {
             for (name, value) in properties {
-                self.attributes.push(Attribute {
+                self.attributes.push(Rc::new(Attribute {
                     name,
                     name_range: whole,
                     expr: Expr::Json(value),
                     expr_range: whole,
                     source: self.source,
-                });
+                }));
             }
         }
         self
@@ -196,7 +196,7 @@ impl Body {
             json_block_bodies(value, labels, Vec::new(), &mut found);
             for (labels, body) in found {
                 let whole = attribute.expr_range;
-                self.blocks.push(Block {
+                self.blocks.push(Rc::new(Block {
                     kind: attribute.name.clone(),
                     type_range: attribute.name_range,
                     labels: labels.into_iter().map(|l| (l, whole)).collect(),
@@ -204,7 +204,7 @@ impl Body {
                     def_range: whole,
                     body: Body { missing: empty_at(whole.start()), source: self.source, ..Body::default() }
                         .with_json(body, whole),
-                });
+                }));
             }
         }
         self.attributes = kept;
@@ -214,10 +214,16 @@ impl Body {
     /// required attribute missing and each block with the wrong number of labels. With
     /// `partial`, other items are left alone; otherwise each is an error.
     pub fn content(&self, schema: &Schema, partial: bool) -> (Content, Vec<Problem>) {
-        let mut body = self.clone();
-        if body.attributes.iter().any(|a| matches!(a.expr, Expr::Json(_))) {
-            body.json_blocks(schema);
-        }
+        // A JSON body's blocks depend on the schema: convert a copy (it shares the items).
+        let converted;
+        let body = if self.attributes.iter().any(|a| matches!(a.expr, Expr::Json(_))) {
+            let mut copy = self.clone();
+            copy.json_blocks(schema);
+            converted = copy;
+            &converted
+        } else {
+            self
+        };
         let mut problems = Vec::new();
         for (name, (source, at), (first_source, first)) in &body.duplicates {
             problems.push(
@@ -336,7 +342,7 @@ impl Body {
 
     /// All attributes, for a block read as a map (`block_attrs`, `variables`): an error for the
     /// first block inside, if any.
-    pub fn just_attributes(&self) -> (Vec<Attribute>, Vec<Problem>) {
+    pub fn just_attributes(&self) -> (Vec<Rc<Attribute>>, Vec<Problem>) {
         let mut problems = Vec::new();
         if let Some(block) = self.blocks.first() {
             problems.push(Problem::error(

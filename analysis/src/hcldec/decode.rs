@@ -230,7 +230,7 @@ impl Decoder<'_> {
                             Value::Unknown(element_type.clone())
                         }
                     };
-                    items.insert(attribute.name, value);
+                    items.insert(attribute.name.clone(), value);
                 }
                 match convert(&Value::Object(items.clone()), &Type::Map(Box::new(element_type.clone()))) {
                     Ok(v) => v,

@@ -364,8 +364,13 @@ fn item_spec_at<'s>(spec: &'s SpecFile, root: &SyntaxNode, offset: TextSize) -> 
 /// spec file.
 pub fn hover(db: &dyn Db, workspace: Workspace, file: SourceFile, offset: TextSize) -> Option<HoverInfo> {
     let root = crate::hcl::parse(db, file).syntax();
+    let call = ident_at(&root, offset).filter(|t| t.parent().is_some_and(|p| p.kind() == CALL));
     if is_spec_file(file.path(db)) {
         let token = ident_at(&root, offset)?;
+        if let Some(call) = call {
+            let doc = super::functions::describe(call.text())?;
+            return Some(HoverInfo { range: call.text_range(), markdown: format!("`{doc}`") });
+        }
         let item = item_of(&token)?;
         if item.kind() != BLOCK {
             return None;
@@ -374,6 +379,13 @@ pub fn hover(db: &dyn Db, workspace: Workspace, file: SourceFile, offset: TextSi
         return Some(HoverInfo { range: token.text_range(), markdown: doc.to_owned() });
     }
     let (spec_file, spec) = spec_of(db, workspace, file)?;
+    if let Some(call) = call {
+        let function = spec.functions.iter().find(|f| f.name == call.text())?;
+        let mut params = function.params.clone();
+        params.extend(function.variadic.iter().map(|v| format!("{v}...")));
+        let markdown = format!("function `{}({})`, defined by the spec", function.name, params.join(", "));
+        return Some(HoverInfo { range: call.text_range(), markdown });
+    }
     let (item, token) = item_spec_at(spec, &root, offset)?;
     let name = spec_file.path(db).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     Some(HoverInfo { range: token.text_range(), markdown: format!("{}\n\n*spec: {name}*", describe(item)) })

@@ -602,7 +602,7 @@ impl Loader {
         self.problems.extend(problems);
         content.blocks = block.body.blocks.clone();
         self.unexpected(&block.body, &schema, kind);
-        let arg = |name: &str| content.attributes.get(name).cloned();
+        let arg = |name: &str| content.attributes.get(name).map(|a| Attribute::clone(a));
         let nested_blocks = content.blocks.clone();
         let spec_kind = match kind {
             "object" => {
@@ -839,7 +839,12 @@ impl Loader {
     }
 
     /// The one nested spec of a `block`-like or `transform` spec.
-    fn single_nested(&mut self, block: &body::Block, nested: &[body::Block], root: &SyntaxNode) -> Spec {
+    fn single_nested(
+        &mut self,
+        block: &body::Block,
+        nested: &[std::rc::Rc<body::Block>],
+        root: &SyntaxNode,
+    ) -> Spec {
         match nested {
             [] => {
                 self.error(

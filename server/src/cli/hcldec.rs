@@ -124,6 +124,16 @@ impl Report {
         ])
     }
 
+    /// A problem's detail, with where the earlier definition it refers to is, as the reference
+    /// writes it (`Previous definition was at app.hcl:1,1-6.`).
+    fn detail(&self, problem: &Problem) -> String {
+        let Some((source, range)) = problem.related else { return problem.detail.clone() };
+        let Some(file) = self.files.get(source.0) else { return problem.detail.clone() };
+        let (line, start, _) = position(&file.text, usize::from(range.start()));
+        let (_, end, _) = position(&file.text, usize::from(range.end()));
+        format!("{} Previous definition was at {}:{line},{start}-{end}.", problem.detail, file.name)
+    }
+
     /// Writes the problems on stderr in the chosen format.
     fn write(&self, problems: &[Problem]) -> io::Result<()> {
         let mut err = io::stderr().lock();
@@ -136,7 +146,7 @@ impl Report {
                         ("summary".to_owned(), Json::String(p.summary.clone())),
                     ];
                     if !p.detail.is_empty() {
-                        fields.push(("detail".to_owned(), Json::String(p.detail.clone())));
+                        fields.push(("detail".to_owned(), Json::String(self.detail(p))));
                     }
                     if let Some((source, range)) = p.location {
                         fields.push(("subject".to_owned(), self.range_json(source, range)));
@@ -158,7 +168,7 @@ impl Report {
                 writeln!(err, "  on {} line {line}:\n{line:>4}: {text}\n", file.name)?;
             }
             if !problem.detail.is_empty() {
-                writeln!(err, "{}\n", problem.detail)?;
+                writeln!(err, "{}\n", self.detail(problem))?;
             }
         }
         Ok(())
@@ -350,7 +360,7 @@ fn read_vars(arg: &str, index: usize, report: &mut Report) -> Result<(BTreeMap<S
                     value
                 }
             };
-            values.insert(attribute.name, value);
+            values.insert(attribute.name.clone(), value);
         }
     }
     Ok((values, problems))

@@ -54,6 +54,80 @@ pub fn run() {
     };
     row("parse, 1 thread, MB/s (x read)", &|c| ratio(c.parse, c.read));
     row("format, 1 thread, MB/s (x read)", &|c| ratio(c.format, c.read));
+    decoding();
+}
+
+/// Decoding with hcldec specs: the corpus's Packer templates and Nomad Pack files with the specs of
+/// `tests/hcldec/specs`, as a ratio to parsing the same files (both on one thread, best of
+/// [`PASSES`]).
+fn decoding() {
+    use nacl_analysis::hcldec::{self, Source, Syntax};
+    let specs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../hcldec/specs");
+    let spec_for = |path: &str| -> Option<&'static str> {
+        if path.ends_with(".pkr.hcl") {
+            Some("packer.hcldec")
+        } else if path.contains("nomad-pack") && path.ends_with("/variables.hcl") {
+            Some("nomad-pack-variables.hcldec")
+        } else if path.contains("nomad-pack") && path.ends_with("/metadata.hcl") {
+            Some("nomad-pack-metadata.hcldec")
+        } else {
+            None
+        }
+    };
+    let mut jobs = Vec::new();
+    for file in nacl_corpus::hcl_corpus().into_iter().filter(|f| f.parse_ok) {
+        let name = file.path.to_string_lossy().into_owned();
+        let Some(spec) = spec_for(&name) else { continue };
+        let (Ok(spec_text), Ok(text)) =
+            (std::fs::read_to_string(specs.join(spec)), std::fs::read_to_string(&file.path))
+        else {
+            continue;
+        };
+        let Some(spec) = hcldec::load_spec(&spec_text, Source(0)).0 else { continue };
+        jobs.push((spec, text));
+    }
+    let bytes: u64 = jobs.iter().map(|(_, t)| t.len() as u64).sum();
+    let repeat = PASS_BYTES.div_ceil(bytes.max(1)) as usize;
+    let best = |work: &dyn Fn()| -> Rate {
+        let seconds = (0..PASSES)
+            .map(|_| {
+                let start = Instant::now();
+                work();
+                start.elapsed().as_secs_f64()
+            })
+            .fold(f64::INFINITY, f64::min);
+        Rate { bytes: bytes * repeat as u64, seconds }
+    };
+    let parse = best(&|| {
+        for _ in 0..repeat {
+            for (_, text) in &jobs {
+                std::hint::black_box(nacl_syntax::hcl::parse(text).errors().len());
+            }
+        }
+    });
+    let decode = best(&|| {
+        for _ in 0..repeat {
+            for (spec, text) in &jobs {
+                let (body, _) = hcldec::parse_input(text, Syntax::Native, Source(1));
+                let Some(body) = body else { continue };
+                let context = hcldec::spec::input_context(spec, &Default::default());
+                std::hint::black_box(hcldec::decode::decode(&body, &spec.root, &context).1.len());
+            }
+        }
+    });
+    println!();
+    println!(
+        "| hcldec decoding ({} files, {:.2} MB, with the specs of tests/hcldec/specs) | MB/s, 1 thread |",
+        jobs.len(),
+        bytes as f64 / 1e6
+    );
+    println!("|---|---|");
+    println!("| parse | {:.1} |", parse.mb_per_s());
+    println!(
+        "| parse and decode | {:.1} ({:.3}x parse) |",
+        decode.mb_per_s(),
+        decode.mb_per_s() / parse.mb_per_s().max(1e-9)
+    );
 }
 
 fn measure(

@@ -85,6 +85,12 @@ pub fn table(columns: &[Column], latency_reference: Option<&str>) -> String {
         "<= 10 / 30 ms",
         &|s| s.hcl_edit,
     );
+    server_row(
+        &mut server_rows,
+        "server: an hcldec spec's didChange to diagnostics of a file it describes, median / p99 ms (x ref)",
+        "<= 10 / 30 ms",
+        &|s| s.spec_edit,
+    );
     server_row(&mut server_rows, "server: hover, median / p99 ms (x ref)", "p99 <= 5 ms", &|s| s.hover);
     server_row(&mut server_rows, "server: definition, median / p99 ms (x ref)", "p99 <= 5 ms", &|s| s.definition);
     server_row(&mut server_rows, "server: references to a type, median / p99 ms (x ref)", "<= 50 ms", &|s| {

@@ -48,6 +48,9 @@ pub struct ServerFigures {
     pub edit: Latency,
     /// The same for an HCL document (the largest file of the HCL corpus) opened in the workspace.
     pub hcl_edit: Latency,
+    /// An edit of an hcldec spec to the new diagnostics of an open file it describes (the largest
+    /// Packer template of the HCL corpus, with `tests/hcldec/specs/packer.hcldec`).
+    pub spec_edit: Latency,
     /// Hover on an instance's type label.
     pub hover: Latency,
     /// Definition from there.
@@ -110,6 +113,7 @@ pub fn measure(server: &Path, root: &Path, files: &[PathBuf]) -> Option<ServerFi
     client.diagnostics(&file_uri, 1);
     let edits = time_edits(&mut client, &file_uri, target.edit);
     let hcl_edit = hcl_edits(&mut client, root);
+    let spec_edit = spec_edits(&mut client, root);
     let header = target.text.lines().nth(target.header).unwrap_or_default().to_owned();
     let position = json!({ "line": target.header, "character": 2 });
     let params =
@@ -152,6 +156,7 @@ pub fn measure(server: &Path, root: &Path, files: &[PathBuf]) -> Option<ServerFi
         indexed,
         edit: Latency::of(edits),
         hcl_edit,
+        spec_edit,
         hover,
         definition,
         references,
@@ -181,6 +186,44 @@ fn hcl_edits(client: &mut Client, root: &Path) -> Latency {
     client.diagnostics(&file_uri, 1);
     let times = time_edits(client, &file_uri, (line, character));
     client.notify("textDocument/didClose", json!({ "textDocument": { "uri": file_uri } }));
+    Latency::of(times)
+}
+
+/// Opens a spec and a Packer template it describes (by its directive) in the workspace at `root`,
+/// then edits the spec [`EDITS`] times, timing each from the change to the template's new
+/// diagnostics.
+fn spec_edits(client: &mut Client, root: &Path) -> Latency {
+    let spec_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../hcldec/specs/packer.hcldec");
+    let Ok(spec) = std::fs::read_to_string(spec_path) else { return Latency::default() };
+    let largest = nacl_corpus::hcl_corpus()
+        .into_iter()
+        .filter(|f| f.parse_ok && f.path.to_string_lossy().ends_with(".pkr.hcl"))
+        .max_by_key(|f| f.path.metadata().map(|m| m.len()).unwrap_or(0));
+    let Some(template) = largest.and_then(|f| std::fs::read_to_string(f.path).ok()) else { return Latency::default() };
+    let (spec_uri, described_uri) =
+        (uri(&root.join("nacl-ls-bench.hcldec")), uri(&root.join("nacl-ls-bench-described.pkr.hcl")));
+    client.open(&spec_uri, 1, &spec);
+    client.diagnostics(&spec_uri, 1);
+    client.open(&described_uri, 1, &format!("# hcldec-spec: nacl-ls-bench.hcldec\n{template}"));
+    client.diagnostics(&described_uri, 1);
+    // Each edit renames the spec's `build` blocks and back, so that the template's diagnostics
+    // change (the server publishes only changes).
+    let renamed = spec.replace("block_list \"build\"", "block_list \"builds\"");
+    let times = (0..EDITS)
+        .map(|i| {
+            let text = if i % 2 == 0 { &renamed } else { &spec };
+            let started = Instant::now();
+            client.notify(
+                "textDocument/didChange",
+                json!({ "textDocument": { "uri": spec_uri, "version": i as i64 + 2 }, "contentChanges": [{ "text": text }] }),
+            );
+            client.diagnostics(&described_uri, 1);
+            started.elapsed()
+        })
+        .collect();
+    for closed in [&described_uri, &spec_uri] {
+        client.notify("textDocument/didClose", json!({ "textDocument": { "uri": closed } }));
+    }
     Latency::of(times)
 }
 
