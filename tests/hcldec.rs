@@ -199,3 +199,42 @@ fn corpus_files_decode_as_hashicorps_hcldec_decodes_them() {
     assert!(decoded >= 50, "only {decoded} corpus files decoded: the specs no longer fit the corpus");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn merged_files_json_input_variables_and_var_refs_as_hashicorps() {
+    let dir = scratch("flags");
+    let spec = "object {\n  attr \"name\" {\n    type = string\n  }\n  attr \"port\" {\n    type = number\n  }\n  block_list \"route\" {\n    object {\n      attr \"to\" {\n        type = string\n      }\n    }\n  }\n}\n";
+    std::fs::write(dir.join("spec.hcldec"), spec).expect("write");
+    std::fs::write(dir.join("a.hcl"), "name = \"web-${env}\"\nroute {\n  to = upstream.host\n}\n").expect("write");
+    std::fs::write(dir.join("b.hcl"), "port = base + 1\nroute {\n  to = \"b\"\n}\n").expect("write");
+    std::fs::write(dir.join("dup.hcl"), "name = \"again\"\n").expect("write");
+    std::fs::write(
+        dir.join("c.json"),
+        "{\"name\": \"from-json\", \"port\": 8080, \"route\": [{\"to\": \"x\"}, {\"to\": \"y\"}]}",
+    )
+    .expect("write");
+    std::fs::write(dir.join("vars.hcl"), "base = 8000\nupstream = { host = \"h\" }\n").expect("write");
+    let vars = r#"-V={"env": "prod"}"#;
+    let runs: [&[&str]; 5] = [
+        &["--spec=spec.hcldec", vars, "-V=vars.hcl", "a.hcl", "b.hcl"],
+        &["--spec=spec.hcldec", vars, "-V=vars.hcl", "--diags=json", "a.hcl", "b.hcl", "dup.hcl"],
+        &["--spec=spec.hcldec", "--with-type", "c.json"],
+        &["--spec=spec.hcldec", "--var-refs", "a.hcl", "b.hcl"],
+        &["--spec=spec.hcldec", "--diags=json", "a.hcl"],
+    ];
+    let Some(oracle) = oracle_dir() else { return };
+    for args in runs {
+        let mut ours_args = vec!["hcldec"];
+        ours_args.extend(args);
+        let ours = run(&nacl_ls(), &dir, &ours_args);
+        let theirs = run(&oracle.join("hcldec"), &dir, args);
+        assert_eq!(
+            ours.code, theirs.code,
+            "{args:?}: exit codes differ\nours: {}\ntheirs: {}",
+            ours.stderr, theirs.stderr
+        );
+        assert_eq!(ours.stdout, theirs.stdout, "{args:?}: outputs differ");
+        assert_eq!(diagnostic_places(&ours.stderr), diagnostic_places(&theirs.stderr), "{args:?}\n{}", theirs.stderr);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -839,12 +839,7 @@ impl Loader {
     }
 
     /// The one nested spec of a `block`-like or `transform` spec.
-    fn single_nested(
-        &mut self,
-        block: &body::Block,
-        nested: &[std::rc::Rc<body::Block>],
-        root: &SyntaxNode,
-    ) -> Spec {
+    fn single_nested(&mut self, block: &body::Block, nested: &[std::rc::Rc<body::Block>], root: &SyntaxNode) -> Spec {
         match nested {
             [] => {
                 self.error(
