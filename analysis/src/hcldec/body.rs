@@ -225,17 +225,7 @@ impl Body {
             self
         };
         let mut problems = Vec::new();
-        for (name, (source, at), (first_source, first)) in &body.duplicates {
-            problems.push(
-                Problem::error(
-                    "Duplicate argument",
-                    format!("The argument {name:?} was already set. Each argument may be set only once."),
-                    *source,
-                    *at,
-                )
-                .related(*first_source, *first),
-            );
-        }
+        problems.extend(body.duplicate_problems());
         let mut content = Content { missing: body.missing, source: body.source, ..Content::default() };
         for (name, required) in &schema.attributes {
             match body.attributes.iter().find(|a| &a.name == name) {
@@ -340,6 +330,22 @@ impl Body {
         problems
     }
 
+    /// An error for each attribute set twice.
+    fn duplicate_problems(&self) -> Vec<Problem> {
+        self.duplicates
+            .iter()
+            .map(|(name, (source, at), (first_source, first))| {
+                Problem::error(
+                    "Duplicate argument",
+                    format!("The argument {name:?} was already set. Each argument may be set only once."),
+                    *source,
+                    *at,
+                )
+                .related(*first_source, *first)
+            })
+            .collect()
+    }
+
     /// All attributes, for a block read as a map (`block_attrs`, `variables`): an error for the
     /// first block inside, if any.
     pub fn just_attributes(&self) -> (Vec<Rc<Attribute>>, Vec<Problem>) {
@@ -352,17 +358,7 @@ impl Body {
                 block.type_range,
             ));
         }
-        for (name, (source, at), (first_source, first)) in &self.duplicates {
-            problems.push(
-                Problem::error(
-                    "Duplicate argument",
-                    format!("The argument {name:?} was already set. Each argument may be set only once."),
-                    *source,
-                    *at,
-                )
-                .related(*first_source, *first),
-            );
-        }
+        problems.extend(self.duplicate_problems());
         (self.attributes.clone(), problems)
     }
 

@@ -4,7 +4,7 @@
 
 use super::{
     Problem, Source,
-    body::{Attribute, Body, Content, Expr},
+    body::{Attribute, Block, Body, Content, Expr},
     json::value_from_json,
     spec::{Spec, SpecKind, spec_context},
 };
@@ -67,6 +67,35 @@ impl Decoder<'_> {
         self.problems.push(Problem::error(summary, detail, source, range));
     }
 
+    /// The one block of `block_type` (`block`, `block_attrs`): an error when a required one is
+    /// missing, and for a second one.
+    fn single_block<'c>(&mut self, content: &'c Content, block_type: &str, required: bool) -> Option<&'c Block> {
+        let mut found = content.blocks.iter().filter(|b| b.kind == block_type);
+        let Some(block) = found.next() else {
+            if required {
+                self.error(
+                    format!("Missing {block_type} block"),
+                    format!("A block of type {block_type:?} is required here."),
+                    content.source,
+                    content.missing,
+                );
+            }
+            return None;
+        };
+        if let Some(second) = found.next() {
+            self.problems.push(
+                Problem::error(
+                    format!("Duplicate {block_type} block"),
+                    format!("Only one block of type {block_type:?} is allowed."),
+                    second.body.source,
+                    second.def_range,
+                )
+                .related(block.body.source, block.def_range),
+            );
+        }
+        Some(block)
+    }
+
     fn spec(&mut self, content: &Content, spec: &Spec) -> Value {
         match &spec.kind {
             SpecKind::Object(properties) => {
@@ -90,32 +119,11 @@ impl Decoder<'_> {
                     }
                 }
             }
-            SpecKind::Block { block_type, required, nested } => {
-                let mut found = content.blocks.iter().filter(|b| &b.kind == block_type);
-                let Some(block) = found.next() else {
-                    if *required {
-                        self.error(
-                            format!("Missing {block_type} block"),
-                            format!("A block of type {block_type:?} is required here."),
-                            content.source,
-                            content.missing,
-                        );
-                    }
-                    return Value::Null(nested.implied_type());
-                };
-                if let Some(second) = found.next() {
-                    self.problems.push(
-                        Problem::error(
-                            format!("Duplicate {block_type} block"),
-                            format!("Only one block of type {block_type:?} is allowed."),
-                            second.body.source,
-                            second.def_range,
-                        )
-                        .related(block.body.source, block.def_range),
-                    );
-                }
-                self.body(&block.body, nested)
-            }
+            SpecKind::Block { block_type, required, nested } => match self.single_block(content, block_type, *required)
+            {
+                Some(block) => self.body(&block.body, nested),
+                None => Value::Null(nested.implied_type()),
+            },
             SpecKind::BlockList { block_type, min_items, max_items, set, nested } => {
                 let blocks: Vec<_> = content.blocks.iter().filter(|b| &b.kind == block_type).collect();
                 let values: Vec<Value> = blocks.iter().map(|b| self.body(&b.body, nested)).collect();
@@ -189,29 +197,9 @@ impl Decoder<'_> {
                 tree.into_value(&element, labels.len())
             }
             SpecKind::BlockAttrs { block_type, element_type, required } => {
-                let mut found = content.blocks.iter().filter(|b| &b.kind == block_type);
-                let Some(block) = found.next() else {
-                    if *required {
-                        self.error(
-                            format!("Missing {block_type} block"),
-                            format!("A block of type {block_type:?} is required here."),
-                            content.source,
-                            content.missing,
-                        );
-                    }
+                let Some(block) = self.single_block(content, block_type, *required) else {
                     return Value::Null(Type::Map(Box::new(element_type.clone())));
                 };
-                if let Some(second) = found.next() {
-                    self.problems.push(
-                        Problem::error(
-                            format!("Duplicate {block_type} block"),
-                            format!("Only one block of type {block_type:?} is allowed."),
-                            second.body.source,
-                            second.def_range,
-                        )
-                        .related(block.body.source, block.def_range),
-                    );
-                }
                 let (attributes, problems) = block.body.just_attributes();
                 self.problems.extend(problems);
                 let mut items = BTreeMap::new();

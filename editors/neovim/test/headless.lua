@@ -23,6 +23,20 @@ local function open(path)
   return buf
 end
 
+--- The codes of a buffer's diagnostics, comma-separated, once `done(codes)` holds (or after 10 s).
+local function diagnostic_codes(buf, done)
+  local codes = ""
+  vim.wait(10000, function()
+    local found = {}
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      table.insert(found, d.code)
+    end
+    codes = table.concat(found, ",")
+    return done(codes)
+  end)
+  return codes
+end
+
 local function position(buf, line, needle)
   local text = vim.api.nvim_buf_get_lines(buf, line, line + 1, false)[1]
   return { line = line, character = (text:find(needle, 1, true) or 1) - 1 + 2 }
@@ -116,14 +130,8 @@ vim.api.nvim_buf_set_lines(hcl, 0, -1, false, { 'job "web" {', "count=[1 2]", "}
 vim.wait(10000, function()
   return #vim.lsp.get_clients({ bufnr = hcl, name = "nacl_ls" }) > 0
 end)
-local hcl_codes = ""
-vim.wait(10000, function()
-  local found = {}
-  for _, d in ipairs(vim.diagnostic.get(hcl)) do
-    table.insert(found, d.code)
-  end
-  hcl_codes = table.concat(found, ",")
-  return hcl_codes ~= ""
+local hcl_codes = diagnostic_codes(hcl, function(codes)
+  return codes ~= ""
 end)
 check(hcl_codes == "H0208", "an HCL mistake is reported as H0208, got " .. hcl_codes)
 vim.api.nvim_buf_set_lines(hcl, 0, -1, false, { 'job "web" {', "count=[1, 2]", "  name =  \"x\"", "}" })
@@ -157,14 +165,8 @@ vim.api.nvim_buf_set_lines(described, 0, -1, false, { "# hcldec-spec: Scratch.hc
 vim.wait(10000, function()
   return #vim.lsp.get_clients({ bufnr = described, name = "nacl_ls" }) > 0
 end)
-local spec_codes = ""
-vim.wait(10000, function()
-  local found = {}
-  for _, d in ipairs(vim.diagnostic.get(described)) do
-    table.insert(found, d.code)
-  end
-  spec_codes = table.concat(found, ",")
-  return spec_codes == "E0703,E0703"
+local spec_codes = diagnostic_codes(described, function(codes)
+  return codes == "E0703,E0703"
 end)
 check(spec_codes == "E0703,E0703", "the spec reports the missing name and the unexpected nmae, got " .. spec_codes)
 local lens_responses = vim.lsp.buf_request_sync(described, "textDocument/codeLens", { textDocument = vim.lsp.util.make_text_document_params(described) }, 5000) or {}

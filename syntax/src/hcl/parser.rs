@@ -202,7 +202,13 @@ impl Parser<'_> {
 
     /// Consumes tokens up to the end of the line (brackets balanced), as an `ERROR` node.
     fn skip_line(&mut self) {
-        self.newlines.push(true);
+        self.skip_balanced(true);
+    }
+
+    /// Consumes tokens as an `ERROR` node, brackets balanced, up to the closing brace of the
+    /// enclosing block (not consumed), and with `to_line_end` only up to the end of the line.
+    fn skip_balanced(&mut self, to_line_end: bool) {
+        self.newlines.push(to_line_end);
         let m = self.start();
         let mut depth = 0u32;
         while let Some(kind) = self.current() {
@@ -218,6 +224,10 @@ impl Parser<'_> {
             self.bump();
         }
         self.complete(m, ERROR);
+        if !to_line_end {
+            // The line breaks before the brace belong to the body, not to what follows it.
+            self.skip_trivia();
+        }
         self.newlines.pop();
     }
 
@@ -415,30 +425,7 @@ impl Parser<'_> {
                 format!("expected an argument (`name = value`) in the one-line block, found {found}"),
             );
         }
-        self.skip_to_closing_brace();
-    }
-
-    /// Consumes tokens up to the closing brace of the enclosing block (not consumed; brackets
-    /// balanced, across lines), as an `ERROR` node.
-    fn skip_to_closing_brace(&mut self) {
-        self.newlines.push(false);
-        let m = self.start();
-        let mut depth = 0u32;
-        while let Some(kind) = self.current() {
-            match kind {
-                L_BRACE | L_BRACK | L_PAREN | INTERP_OPEN | DIRECTIVE_OPEN | OPEN_QUOTE | HEREDOC_OPEN => depth += 1,
-                R_BRACE if depth == 0 => break,
-                R_BRACE | R_BRACK | R_PAREN | TEMPLATE_CLOSE | CLOSE_QUOTE | HEREDOC_CLOSE => {
-                    depth = depth.saturating_sub(1)
-                }
-                _ => {}
-            }
-            self.bump();
-        }
-        self.complete(m, ERROR);
-        // The line breaks before the brace belong to the body, not to what follows it.
-        self.skip_trivia();
-        self.newlines.pop();
+        self.skip_balanced(false);
     }
 
     /// A quoted block label: a string without interpolations or directives.

@@ -88,16 +88,7 @@ fn decoding() {
     }
     let bytes: u64 = jobs.iter().map(|(_, t)| t.len() as u64).sum();
     let repeat = PASS_BYTES.div_ceil(bytes.max(1)) as usize;
-    let best = |work: &dyn Fn()| -> Rate {
-        let seconds = (0..PASSES)
-            .map(|_| {
-                let start = Instant::now();
-                work();
-                start.elapsed().as_secs_f64()
-            })
-            .fold(f64::INFINITY, f64::min);
-        Rate { bytes: bytes * repeat as u64, seconds }
-    };
+    let best = |work: &dyn Fn()| best_of(bytes * repeat as u64, work);
     let parse = best(&|| {
         for _ in 0..repeat {
             for (_, text) in &jobs {
@@ -139,16 +130,7 @@ fn measure(
     let texts = crate::read_all(files);
     let bytes: u64 = texts.iter().map(|t| t.len() as u64).sum();
     let repeat = PASS_BYTES.div_ceil(bytes.max(1)) as usize;
-    let best = |work: &dyn Fn()| -> Rate {
-        let seconds = (0..PASSES)
-            .map(|_| {
-                let start = Instant::now();
-                work();
-                start.elapsed().as_secs_f64()
-            })
-            .fold(f64::INFINITY, f64::min);
-        Rate { bytes: bytes * repeat as u64, seconds }
-    };
+    let best = |work: &dyn Fn()| best_of(bytes * repeat as u64, work);
     let read = best(&|| {
         for _ in 0..repeat {
             std::hint::black_box(throughput::read_and_count(files));
@@ -169,4 +151,16 @@ fn measure(
         }
     });
     Figures { name, files: files.len(), bytes, read, parse, format }
+}
+
+/// The best rate of [`PASSES`] runs of `work`, each processing `bytes`.
+fn best_of(bytes: u64, work: &dyn Fn()) -> Rate {
+    let seconds = (0..PASSES)
+        .map(|_| {
+            let start = Instant::now();
+            work();
+            start.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min);
+    Rate { bytes, seconds }
 }
