@@ -251,3 +251,41 @@ fn sorted_refs(stdout: &str) -> Vec<String> {
     entries.sort();
     entries
 }
+
+#[test]
+fn run_as_hcldec_it_reads_stdin_and_asks_for_a_spec() {
+    use std::io::Write;
+    let dir = scratch("stdin");
+    let link = dir.join("hcldec");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(nacl_ls(), &link).expect("link named hcldec");
+    std::fs::write(dir.join("spec.hcldec"), "attr {\n  name = \"a\"\n  type = number\n}\n").expect("write");
+    let piped = |args: &[&str], input: &str| {
+        let mut child = Command::new(&link)
+            .args(args)
+            .current_dir(&dir)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("hcldec runs");
+        child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("write stdin");
+        let output = child.wait_with_output().expect("output");
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    // No arguments and a pipe on stdin: hcldec's complaint, not a language server.
+    let (code, _, stderr) = piped(&[], "");
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(stderr, "Error: the --spec=... argument is required\n\n");
+    let (code, stdout, stderr) = piped(&["--spec=spec.hcldec"], "a = 1 + 1\n");
+    assert_eq!((code, stdout.as_str()), (Some(0), "2\n"), "{stderr}");
+    let (code, _, stderr) = piped(&["--spec=spec.hcldec", "--diags=json"], "a = \"x\"\n");
+    assert_eq!(code, Some(2));
+    // As Go writes it: `<` and `>` escaped.
+    assert!(stderr.contains(r#""filename": "\u003cstdin\u003e""#), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

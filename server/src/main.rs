@@ -121,14 +121,14 @@ impl From<LanguageArg> for nacl_analysis::language::Language {
 }
 
 fn main() -> ExitCode {
-    // An editor starts the server with no arguments and stdin connected to a pipe.
-    if std::env::args_os().len() == 1 && !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
-        return finish(lsp::serve());
-    }
     // Run under the name `hcldec` (a link to this binary), take hcldec's command line.
     let invoked_as = std::env::args_os().next().map(PathBuf::from);
     if invoked_as.as_deref().and_then(|p| p.file_stem()).is_some_and(|name| name == "hcldec") {
         return finish(cli::hcldec::run(cli::hcldec::HcldecCli::parse().into_args()));
+    }
+    // An editor starts the server with no arguments and stdin connected to a pipe.
+    if std::env::args_os().len() == 1 && !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        return finish(lsp::serve());
     }
     let cli = Cli::parse();
     let result = match cli.command {
