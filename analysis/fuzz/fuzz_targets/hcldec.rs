@@ -31,6 +31,6 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
             let _ = json.without_nulls().text();
         }
         let _ = spec.root.implied_type();
-        let _ = hcldec::decode::variables_needed(&body, &spec.root);
+        let _ = hcldec::refs::variables_needed(&body, &spec.root);
     }
 });

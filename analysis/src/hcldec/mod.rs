@@ -5,7 +5,8 @@
 //!   functions), with a diagnostic for each mistake in it;
 //! - [`decode`] applies a spec to configuration bodies ([`body`]) and gives the value, its type
 //!   and the problems, worded as HashiCorp's `hcldec` words them;
-//! - [`json`] writes values and types in the JSON form `hcldec` prints;
+//! - [`json`] writes values and types in the JSON form `hcldec` prints; [`refs`] lists the variable
+//!   references a configuration needs;
 //! - [`functions`] are the functions spec expressions may call; [`types`] the type expressions.
 //!
 //! Everything here is in byte ranges of numbered [`Source`]s; the callers (the CLI, the server)
@@ -16,6 +17,7 @@ pub mod decode;
 pub mod functions;
 pub mod ide;
 pub mod json;
+pub mod refs;
 pub mod schema;
 pub mod spec;
 pub mod types;

@@ -12,8 +12,9 @@ use nacl_analysis::{
     hcldec::{
         self, Problem, Severity, Source, Syntax,
         body::Body,
-        decode::{RefStep, VariableRef, decode, variables_needed},
+        decode::decode,
         json::{Json, value_json, value_with_type_json},
+        refs::{RefStep, VariableRef, variables_needed},
         spec::input_context,
     },
 };
