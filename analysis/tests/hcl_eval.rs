@@ -72,7 +72,7 @@ fn context() -> Context {
             }),
         },
     );
-    Context { variables, functions }
+    Context { variables, functions: Arc::new(functions) }
 }
 
 #[test]

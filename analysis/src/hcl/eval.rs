@@ -48,8 +48,8 @@ pub struct Function {
 pub struct Context {
     /// Variables by name.
     pub variables: BTreeMap<String, Value>,
-    /// Functions by name.
-    pub functions: BTreeMap<String, Function>,
+    /// Functions by name (shared: contexts are cheap to copy).
+    pub functions: Arc<BTreeMap<String, Function>>,
 }
 
 /// A problem found while evaluating.

@@ -465,6 +465,13 @@ impl fmt::Display for Number {
             Number::PosInfinity => return f.write_str("+Inf"),
             Number::NegInfinity => return f.write_str("-Inf"),
         };
+        // A whole number of at most 128 bits is exact, and no shorter decimal lies within half a
+        // unit of the last of 512 bits of it: its digits are the shortest.
+        if float.exponent >= 0 && float.top() <= 128 {
+            let magnitude = (&float.mantissa << float.exponent as u64).to_u128().unwrap_or_default();
+            let sign = if float.negative { "-" } else { "" };
+            return write!(f, "{sign}{magnitude}");
+        }
         let decimal = float.shortest();
         if decimal.digits.is_empty() {
             return f.write_str("0");
@@ -507,6 +514,14 @@ mod tests {
         assert_eq!(n("1e3").to_string(), "1000");
         assert_eq!(n("1.50").to_string(), "1.5");
         assert_eq!(n("2.5e-3").to_string(), "0.0025");
+        // Whole numbers print all their digits, by the short path (up to 128 bits) or the long one.
+        for text in [
+            "1267650600228229401496703205376",
+            "-340282366920938463463374607431768211455",
+            "1606938044258990275541962092341162602522202993782792835301376",
+        ] {
+            assert_eq!(n(text).to_string(), text);
+        }
     }
 
     #[test]

@@ -79,7 +79,8 @@ pub enum Value {
 impl Value {
     /// A string value, NFC-normalized as HCL keeps all strings.
     pub fn string(text: &str) -> Value {
-        Value::String(text.nfc().collect())
+        // ASCII text is already in NFC.
+        if text.is_ascii() { Value::String(text.to_owned()) } else { Value::String(text.nfc().collect()) }
     }
 
     /// A whole number.

@@ -80,10 +80,35 @@ impl HcldecCli {
     }
 }
 
-/// A file the problems may point into: its name as given, and its text.
+/// A file the problems may point into: its name as given, its text, and where its lines start.
 struct Named {
     name: String,
     text: String,
+    line_starts: Vec<usize>,
+}
+
+impl Named {
+    fn new(name: String, text: String) -> Named {
+        let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        Named { name, text, line_starts }
+    }
+
+    /// Line, column (in grapheme clusters, as HCL counts) and byte of an offset; line and column
+    /// count from 1.
+    fn position(&self, offset: usize) -> (usize, usize, usize) {
+        let offset = offset.min(self.text.len());
+        let line = self.line_starts.partition_point(|&start| start <= offset).max(1);
+        let line_start = self.line_starts[line - 1];
+        let column = self.text.get(line_start..offset).map_or(0, |t| t.graphemes(true).count()) + 1;
+        (line, column, offset)
+    }
+
+    /// The text of line `line` (from 1), without its line break.
+    fn line(&self, line: usize) -> &str {
+        let start = self.line_starts.get(line.wrapping_sub(1)).copied().unwrap_or(self.text.len());
+        let end = self.line_starts.get(line).map_or(self.text.len(), |&next| next.saturating_sub(1));
+        self.text.get(start..end.max(start)).unwrap_or("").trim_end_matches('\r')
+    }
 }
 
 /// Where problems are written and how.
@@ -92,26 +117,16 @@ struct Report {
     files: Vec<Named>,
 }
 
-/// Line, column (in grapheme clusters, as HCL counts) and byte of an offset, all 1-based but the byte.
-fn position(text: &str, offset: usize) -> (usize, usize, usize) {
-    let offset = offset.min(text.len());
-    let before = &text[..offset];
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let line = before.matches('\n').count() + 1;
-    let column = text[line_start..offset].graphemes(true).count() + 1;
-    (line, column, offset)
-}
-
 impl Report {
     fn add(&mut self, name: String, text: String) -> Source {
-        self.files.push(Named { name, text });
+        self.files.push(Named::new(name, text));
         Source(self.files.len() - 1)
     }
 
     fn range_json(&self, source: Source, range: TextRange) -> Json {
         let Some(file) = self.files.get(source.0) else { return Json::Null };
         let pos = |offset: usize| {
-            let (line, column, byte) = position(&file.text, offset);
+            let (line, column, byte) = file.position(offset);
             Json::Object(vec![
                 ("line".to_owned(), Json::Number(line.to_string())),
                 ("column".to_owned(), Json::Number(column.to_string())),
@@ -130,8 +145,8 @@ impl Report {
     fn detail(&self, problem: &Problem) -> String {
         let Some((source, range)) = problem.related else { return problem.detail.clone() };
         let Some(file) = self.files.get(source.0) else { return problem.detail.clone() };
-        let (line, start, _) = position(&file.text, usize::from(range.start()));
-        let (_, end, _) = position(&file.text, usize::from(range.end()));
+        let (line, start, _) = file.position(usize::from(range.start()));
+        let (_, end, _) = file.position(usize::from(range.end()));
         format!("{} Previous definition was at {}:{line},{start}-{end}.", problem.detail, file.name)
     }
 
@@ -164,8 +179,8 @@ impl Report {
             if let Some((source, range)) = problem.location
                 && let Some(file) = self.files.get(source.0)
             {
-                let (line, _, _) = position(&file.text, usize::from(range.start()));
-                let text = file.text.lines().nth(line - 1).unwrap_or("");
+                let (line, _, _) = file.position(usize::from(range.start()));
+                let text = file.line(line);
                 writeln!(err, "  on {} line {line}:\n{line:>4}: {text}\n", file.name)?;
             }
             if !problem.detail.is_empty() {

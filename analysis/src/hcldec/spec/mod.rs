@@ -278,7 +278,9 @@ impl Spec {
 
 /// The context spec expressions are evaluated in: the spec definition functions, no variables.
 pub fn spec_context() -> Context {
-    Context { variables: BTreeMap::new(), functions: spec_functions() }
+    static FUNCTIONS: std::sync::LazyLock<Arc<BTreeMap<String, Function>>> =
+        std::sync::LazyLock::new(|| Arc::new(spec_functions()));
+    Context { variables: BTreeMap::new(), functions: FUNCTIONS.clone() }
 }
 
 /// The context configurations are evaluated in: the spec's variables (then `extra`, which wins)
@@ -287,7 +289,7 @@ pub fn input_context(spec: &SpecFile, extra: &BTreeMap<String, Value>) -> Contex
     let mut variables = spec.variables.clone();
     variables.extend(extra.iter().map(|(k, v)| (k.clone(), v.clone())));
     let functions = spec.functions.iter().map(|f| (f.name.clone(), user_function(f))).collect();
-    Context { variables, functions }
+    Context { variables, functions: Arc::new(functions) }
 }
 
 fn user_function(f: &UserFunction) -> Function {
