@@ -71,7 +71,8 @@ fn enclosing_blocks(root: &SyntaxNode, offset: TextSize) -> Vec<SyntaxNode> {
         .filter(|body| {
             // Inside the braces: after `{` (and before `}` when there is one).
             let range = body.text_range();
-            offset > range.start() && (offset < range.end() || !body.text().to_string().ends_with('}'))
+            let closed = body.last_token().is_some_and(|t| t.kind() == R_BRACE);
+            offset > range.start() && (offset < range.end() || !closed)
         })
         .filter_map(|body| body.parent())
         .collect();
