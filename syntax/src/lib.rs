@@ -6,6 +6,7 @@
 //! formatter: [`nacl`] for NaCl, the language of Salto workspaces, and [`hcl`] for HCL's native
 //! syntax. Kinds are never shared across languages. This crate knows nothing of salsa or LSP.
 
+pub mod arm;
 pub mod base;
 pub mod hcl;
 pub mod nacl;

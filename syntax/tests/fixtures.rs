@@ -22,3 +22,10 @@ fn hcl_parser_fixtures() {
         expect_test::expect_file![path].assert_eq(dump)
     });
 }
+
+#[test]
+fn arm_parser_fixtures() {
+    fixtures::check_parser(&root("arm"), "arm", nacl_syntax::arm::parse, |path, dump| {
+        expect_test::expect_file![path].assert_eq(dump)
+    });
+}

@@ -1,0 +1,252 @@
+//! ARMLang's one canonical layout: two-space indentation, one declaration, property or array item
+//! per line, `key: value` with one space, operators between single spaces, `f(a, b)`, at most one
+//! blank line kept between items, comments kept where they are (on their own line or after an
+//! item), and a line break at the end.
+//!
+//! Strings are kept as written. A declaration holding a syntax error is kept exactly as written
+//! (and a file with an unclosed string or comment entirely), so formatting never loses text;
+//! `format(format(x)) == format(x)`.
+
+use super::{
+    SyntaxKind::{self, *},
+    SyntaxNode,
+};
+use rowan::{NodeOrToken, TextRange};
+
+/// `text` in the canonical layout.
+pub fn format(text: &str) -> String {
+    format_parsed(text, &super::parse(text))
+}
+
+/// `text`, already parsed as `parse`, in the canonical layout.
+pub fn format_parsed(text: &str, parse: &super::Parse) -> String {
+    let newline = match text.find('\n') {
+        Some(i) if text[..i].ends_with('\r') => "\r\n",
+        _ => "\n",
+    };
+    // What runs to the end of the text would swallow the line break the layout ends with.
+    if parse
+        .errors()
+        .iter()
+        .any(|e| e.code == super::ErrorCode::UnterminatedComment || e.code == super::ErrorCode::UnterminatedString)
+    {
+        return text.to_owned();
+    }
+    let errors: Vec<TextRange> = parse.errors().iter().map(|e| e.range).collect();
+    let formatter = Formatter { errors: &errors, newline };
+    let body = formatter.entries(&parse.syntax(), 0, false);
+    let body = body.strip_prefix(newline).unwrap_or(&body);
+    if body.is_empty() { String::new() } else { format!("{body}{newline}") }
+}
+
+struct Formatter<'a> {
+    /// The ranges of the parse's errors: a declaration touching one is kept as written.
+    errors: &'a [TextRange],
+    newline: &'static str,
+}
+
+impl Formatter<'_> {
+    fn is_broken(&self, node: &SyntaxNode) -> bool {
+        let range = node.text_range();
+        node.descendants().any(|n| n.kind() == ERROR)
+            || self.errors.iter().any(|e| e.start() >= range.start() && e.start() <= range.end())
+    }
+
+    /// The items of `node` (a file, a loop body, an object or an array), each on a line of its own
+    /// at `indent`, every line starting with a line break. `opened`: the items follow a `{` or `[`,
+    /// so a comment on that line stays there.
+    fn entries(&self, node: &SyntaxNode, indent: usize, opened: bool) -> String {
+        let mut out = String::new();
+        let mut newlines = 0usize;
+        let mut any = false;
+        for element in node.children_with_tokens() {
+            let text = match &element {
+                NodeOrToken::Token(t) => match t.kind() {
+                    WHITESPACE | L_BRACE | R_BRACE | L_BRACK | R_BRACK => continue,
+                    NEWLINE => {
+                        newlines += 1;
+                        continue;
+                    }
+                    LINE_COMMENT | BLOCK_COMMENT if newlines == 0 && (any || opened) => {
+                        out.push(' ');
+                        out.push_str(t.text());
+                        continue;
+                    }
+                    _ => t.text().to_owned(),
+                },
+                NodeOrToken::Node(n) => self.item(n, indent),
+            };
+            if any && newlines >= 2 {
+                out.push_str(self.newline);
+            }
+            out.push_str(self.newline);
+            out.push_str(&" ".repeat(indent));
+            out.push_str(&text);
+            any = true;
+            newlines = 0;
+        }
+        out
+    }
+
+    /// `open`, the items of `node` indented one step further, and `close` on a line of its own at
+    /// `indent`; `{}` or `[]` when empty.
+    fn block(&self, node: &SyntaxNode, indent: usize, open: &str, close: &str) -> String {
+        let inner = self.entries(node, indent + 2, true);
+        if inner.is_empty() {
+            format!("{open}{close}")
+        } else {
+            format!("{open}{inner}{}{}{close}", self.newline, " ".repeat(indent))
+        }
+    }
+
+    /// One item of a list: a declaration, a property, an array item, or something kept verbatim.
+    fn item(&self, node: &SyntaxNode, indent: usize) -> String {
+        if node.kind().is_declaration() {
+            if self.is_broken(node) {
+                return verbatim(node);
+            }
+            return self.declaration(node, indent);
+        }
+        match node.kind() {
+            PROPERTY => {
+                let key = node
+                    .children()
+                    .find(|n| n.kind() == PROPERTY_KEY)
+                    .map(|k| k.text().to_string())
+                    .unwrap_or_default();
+                let value =
+                    node.children().find(|n| is_expr(n.kind())).map(|v| self.expr(&v, indent)).unwrap_or_default();
+                format!("{key}: {value}")
+            }
+            kind if is_expr(kind) => self.expr(node, indent),
+            _ => verbatim(node),
+        }
+    }
+
+    fn declaration(&self, node: &SyntaxNode, indent: usize) -> String {
+        let mut out = String::new();
+        let mut after_name = false;
+        for element in node.children_with_tokens() {
+            match element {
+                NodeOrToken::Token(t) => match t.kind() {
+                    WHITESPACE | NEWLINE | COLON => {}
+                    COMMA => out.push(','),
+                    _ => {
+                        space(&mut out);
+                        out.push_str(t.text());
+                    }
+                },
+                NodeOrToken::Node(n) => match n.kind() {
+                    NAME | INPUT_TYPE | PROVIDER | RESOURCE_TYPE => {
+                        space(&mut out);
+                        out.push_str(&n.text().to_string());
+                        after_name = n.kind() == NAME;
+                    }
+                    LOOP_BODY => {
+                        space(&mut out);
+                        out.push_str(&self.block(&n, indent, "{", "}"));
+                    }
+                    kind if is_expr(kind) && node.kind() == FOR_LOOP => {
+                        space(&mut out);
+                        out.push_str(&self.expr(&n, indent));
+                    }
+                    kind if is_expr(kind) => {
+                        if !after_name {
+                            space(&mut out);
+                        }
+                        out.push_str(": ");
+                        out.push_str(&self.expr(&n, indent));
+                    }
+                    _ => {
+                        space(&mut out);
+                        out.push_str(&n.text().to_string());
+                    }
+                },
+            }
+        }
+        out
+    }
+
+    fn expr(&self, node: &SyntaxNode, indent: usize) -> String {
+        match node.kind() {
+            OBJECT => return self.block(node, indent, "{", "}"),
+            ARRAY => return self.block(node, indent, "[", "]"),
+            STRING | LITERAL | NAME_REF => return node.text().to_string(),
+            _ => {}
+        }
+        if has_inline_comment(node) {
+            return node.text().to_string();
+        }
+        let mut out = String::new();
+        for element in node.children_with_tokens() {
+            match element {
+                NodeOrToken::Token(t) => match t.kind() {
+                    WHITESPACE | NEWLINE => {}
+                    kind if node.kind() == BINARY_EXPR || (node.kind() == TERNARY_EXPR && kind != L_PAREN) => {
+                        out.push(' ');
+                        out.push_str(t.text());
+                        out.push(' ');
+                    }
+                    COMMA => out.push_str(", "),
+                    _ => out.push_str(t.text()),
+                },
+                NodeOrToken::Node(n) if n.kind() == ARG_LIST => out.push_str(&self.expr(&n, indent)),
+                NodeOrToken::Node(n) if is_expr(n.kind()) => out.push_str(&self.expr(&n, indent)),
+                NodeOrToken::Node(n) => out.push_str(&n.text().to_string()),
+            }
+        }
+        out
+    }
+}
+
+/// A node as written, without the line breaks and spaces it may end with (an unclosed bracket's
+/// node runs to the end of the text); the layout writes those.
+fn verbatim(node: &SyntaxNode) -> String {
+    node.text().to_string().trim_end_matches([' ', '\t', '\r', '\n']).to_owned()
+}
+
+fn space(out: &mut String) {
+    if !out.is_empty() && !out.ends_with(' ') {
+        out.push(' ');
+    }
+}
+
+fn is_expr(kind: SyntaxKind) -> bool {
+    matches!(
+        kind,
+        LITERAL
+            | STRING
+            | NAME_REF
+            | OBJECT
+            | ARRAY
+            | PAREN_EXPR
+            | UNARY_EXPR
+            | BINARY_EXPR
+            | TERNARY_EXPR
+            | PROPERTY_ACCESS
+            | INDEX_ACCESS
+            | CALL
+    )
+}
+
+/// Whether a comment sits inside `node` outside its objects and arrays (where the layout would
+/// have nowhere to put it).
+fn has_inline_comment(node: &SyntaxNode) -> bool {
+    node.children_with_tokens().any(|element| match element {
+        NodeOrToken::Token(t) => matches!(t.kind(), LINE_COMMENT | BLOCK_COMMENT),
+        NodeOrToken::Node(n) => !matches!(n.kind(), OBJECT | ARRAY) && has_inline_comment(&n),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_layout() {
+        let text = "input   string  a:'x'\n\n\n\nvariable  b  {x:1 y:  [1 2]}  // note\nfor v , i in range( 2 ) as l {resource azrm 'T@1' r :{name:v}}\n";
+        let expected = "input string a: 'x'\n\nvariable b: {\n  x: 1\n  y: [\n    1\n    2\n  ]\n} // note\nfor v, i in range(2) as l {\n  resource azrm 'T@1' r: {\n    name: v\n  }\n}\n";
+        assert_eq!(format(text), expected);
+        assert_eq!(format(expected), expected);
+    }
+}
