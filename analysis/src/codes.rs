@@ -1,6 +1,7 @@
 //! The stable codes of what the analysis layer reports: files it cannot read (`00xx`), conflicts
 //! between the fragments of an element (`04xx`), references (`05xx`), values that do not fit their
-//! types (`06xx`), and hcldec specs and the HCL files they describe (`07xx`). The letter is part of the released name; the severity is declared beside each code.
+//! types (`06xx`), hcldec specs and the HCL files they describe (`07xx`), and ARMLang's scopes,
+//! dependencies and types (`08xx`). The letter is part of the released name; the severity is declared beside each code.
 
 use nacl_syntax::diagnostic_codes;
 
@@ -69,6 +70,29 @@ diagnostic_codes! {
     /// A spec named for a file (by its directive, the settings or `.nacl-ls.toml`) that cannot be
     /// used: not found, outside the workspace, or with errors of its own.
     SpecUnavailable = "W0704", Warning, Analysis, "hcldec spec unavailable";
+
+    /// An identifier declared twice in one scope.
+    DuplicateIdentifier = "E0801", Error, Analysis, "identifier declared twice";
+    /// A name used but declared in no scope that sees it.
+    UndefinedName = "E0802", Error, Analysis, "undefined name";
+    /// Declarations that depend on each other in a cycle.
+    DependencyCycle = "E0803", Error, Analysis, "dependency cycle";
+    /// An operand, condition, argument or default of the wrong type.
+    TypeMismatch = "E0804", Error, Analysis, "type mismatch";
+    /// A call of a function ARMLang does not know.
+    UnknownFunction = "E0805", Error, Analysis, "unknown function";
+    /// A call with too few or too many arguments.
+    WrongArgumentCount = "E0806", Error, Analysis, "wrong number of arguments";
+    /// An input whose type is not one of ARMLang's input types.
+    UnknownInputType = "E0807", Error, Analysis, "unknown input type";
+    /// A property, index or member function that the value does not have.
+    InvalidMember = "E0808", Error, Analysis, "invalid member access";
+    /// A declaration where it is not allowed: an input or output inside a loop, an input's
+    /// default using something other than inputs.
+    MisplacedDeclaration = "E0809", Error, Analysis, "declaration not allowed here";
+    /// Something an ARM template cannot express (such as an inner loop whose collection depends
+    /// on the outer loop's item).
+    NotCompilable = "E0810", Error, Analysis, "not expressible in an ARM template";
 }
 
 #[cfg(test)]

@@ -57,6 +57,7 @@ pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> 
     match file.language(db) {
         Language::Nacl => nacl_file_diagnostics(db, workspace, file),
         Language::Hcl => hcl_file_diagnostics(db, workspace, file),
+        Language::Arm => crate::arm::diagnostics(db, file),
     }
 }
 

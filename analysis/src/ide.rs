@@ -4,10 +4,11 @@
 //! Features that read one document's syntax take a [`DocumentView`] (its text, language and, when
 //! the document is in a workspace, the workspace, whose kept parse is reused); features that need
 //! the workspace take it and a path. NaCl's implementations live in the rest of this crate, HCL's
-//! in [`crate::hcl`]; HCL files are analysed one by one, so features that need more than one file
+//! in [`crate::hcl`], ARMLang's in [`crate::arm`]; HCL files are analysed one by one, so features that need more than one file
 //! (references across files, rename, completion of names) answer nothing for HCL yet.
 
 use crate::{
+    arm,
     assists::Assist,
     completion::Completions,
     hcl, hcldec,
@@ -52,11 +53,24 @@ impl DocumentView<'_> {
             .unwrap_or_else(|| nacl_syntax::hcl::parse(self.text))
     }
 
+    fn arm_parse(&self) -> nacl_syntax::arm::Parse {
+        let kept = self.workspace.and_then(|w| w.file(self.path).map(|f| arm::parse(&w.db, f).clone()));
+        kept.filter(|parse| usize::from(parse.syntax().text_range().len()) == self.text.len())
+            .unwrap_or_else(|| nacl_syntax::arm::parse(self.text))
+    }
+
+    /// The ARMLang parse and model of the document.
+    fn arm_model(&self) -> (nacl_syntax::arm::SyntaxNode, arm::model::Model) {
+        let root = self.arm_parse().syntax();
+        let model = arm::model::Model::build(&root);
+        (root, model)
+    }
+
     /// The full ID of the NaCl element or value at `offset` ("Copy NaCl Reference").
     pub fn element_id(&self, offset: TextSize) -> Option<String> {
         match self.language() {
             Language::Nacl => crate::navigation::element_id_at(&self.nacl_syntax(), offset).map(|id| id.to_string()),
-            Language::Hcl => None,
+            Language::Hcl | Language::Arm => None,
         }
     }
 
@@ -65,6 +79,7 @@ impl DocumentView<'_> {
         match self.language() {
             Language::Nacl => structure::document_symbols(&self.nacl_syntax()),
             Language::Hcl => hcl::structure::document_symbols(&self.hcl_parse().syntax()),
+            Language::Arm => arm::ide::symbols(&self.arm_model().1),
         }
     }
 
@@ -73,6 +88,7 @@ impl DocumentView<'_> {
         match self.language() {
             Language::Nacl => structure::folding_ranges(&self.nacl_syntax(), self.text),
             Language::Hcl => hcl::structure::folding_ranges(&self.hcl_parse().syntax(), self.text),
+            Language::Arm => arm::ide::folding_ranges(&self.arm_parse().syntax(), self.text),
         }
     }
 
@@ -81,6 +97,7 @@ impl DocumentView<'_> {
         match self.language() {
             Language::Nacl => structure::selection_ranges(&self.nacl_syntax(), offset),
             Language::Hcl => hcl::structure::selection_ranges(&self.hcl_parse().syntax(), offset),
+            Language::Arm => arm::ide::selection_ranges(&self.arm_parse().syntax(), offset),
         }
     }
 
@@ -89,6 +106,10 @@ impl DocumentView<'_> {
         match self.language() {
             Language::Nacl => highlight::highlights(&self.nacl_syntax(), range),
             Language::Hcl => hcl::highlight::highlights(&self.hcl_parse().syntax(), range),
+            Language::Arm => {
+                let (root, model) = self.arm_model();
+                arm::ide::highlights(&root, &model, range)
+            }
         }
     }
 
@@ -106,6 +127,8 @@ impl DocumentView<'_> {
             }
             (Language::Hcl, None) => whole(nacl_syntax::hcl::format::format_parsed(text, &self.hcl_parse())),
             (Language::Hcl, Some(range)) => nacl_syntax::hcl::format::format_range(text, &self.hcl_parse(), range),
+            // One canonical layout for the whole file: a range formats the file.
+            (Language::Arm, _) => whole(nacl_syntax::arm::format::format_parsed(text, &self.arm_parse())),
         };
         edit.filter(|edit| text[edit.range] != edit.new_text)
     }
@@ -116,6 +139,7 @@ pub fn format_text(language: Language, text: &str) -> String {
     match language {
         Language::Nacl => nacl_syntax::nacl::format::format(text),
         Language::Hcl => nacl_syntax::hcl::format::format(text),
+        Language::Arm => nacl_syntax::arm::format::format(text),
     }
 }
 
@@ -130,13 +154,17 @@ pub fn parse_text(language: Language, text: &str) -> (String, Vec<nacl_syntax::S
             let parse = nacl_syntax::hcl::parse(text);
             (format!("{:#?}", parse.syntax()), parse.errors().to_vec())
         }
+        Language::Arm => {
+            let parse = nacl_syntax::arm::parse(text);
+            (format!("{:#?}", parse.syntax()), parse.errors().to_vec())
+        }
     }
 }
 
 /// The hcldec spec file describing the file at `path`, when one does (and is usable).
 pub fn spec_of(workspace: &LoadedWorkspace, path: &Path) -> Option<std::path::PathBuf> {
     match language_of(Some(workspace), path) {
-        Language::Nacl => None,
+        Language::Nacl | Language::Arm => None,
         Language::Hcl => {
             let file = workspace.file(path)?;
             match hcldec::schema::association(&workspace.db, workspace.workspace, file) {
@@ -151,6 +179,7 @@ pub fn spec_of(workspace: &LoadedWorkspace, path: &Path) -> Option<std::path::Pa
 pub fn decoded_json(workspace: &LoadedWorkspace, path: &Path) -> Result<String, String> {
     match language_of(Some(workspace), path) {
         Language::Nacl => Err("NaCl files have no hcldec spec".to_owned()),
+        Language::Arm => Err("ARMLang files have no hcldec spec".to_owned()),
         Language::Hcl => match workspace.file(path) {
             Some(file) => hcldec::ide::decoded_json(&workspace.db, workspace.workspace, file),
             None => Err(format!("{} is not in the workspace", path.display())),
@@ -181,6 +210,11 @@ pub fn definition(workspace: &LoadedWorkspace, path: &Path, offset: TextSize) ->
                 .map(|file| hcldec::ide::definition(&workspace.db, workspace.workspace, file, offset))
                 .unwrap_or_default(),
         },
+        Language::Arm => workspace
+            .file(path)
+            .and_then(|file| arm::ide::definition(arm::semantic_model(&workspace.db, file), offset))
+            .map(|range| vec![Target { path: path.to_path_buf(), range }])
+            .unwrap_or_default(),
     }
 }
 
@@ -193,6 +227,47 @@ pub fn hover(workspace: &LoadedWorkspace, path: &Path, offset: TextSize) -> Opti
             hcldec::ide::hover(&workspace.db, workspace.workspace, file, offset)
                 .or_else(|| hcl::hover::hover(&hcl::parse(&workspace.db, file).syntax(), offset))
         }
+        Language::Arm => {
+            let file = workspace.file(path)?;
+            arm::ide::hover(&arm::parse(&workspace.db, file).syntax(), arm::semantic_model(&workspace.db, file), offset)
+        }
+    }
+}
+
+/// The declaration (when asked for) and uses of the ARMLang name at `offset`.
+fn arm_occurrences(workspace: &LoadedWorkspace, path: &Path, offset: TextSize, declaration: bool) -> Vec<Occurrence> {
+    let Some(file) = workspace.file(path) else { return Vec::new() };
+    arm::ide::occurrences(arm::semantic_model(&workspace.db, file), offset, declaration)
+        .into_iter()
+        .map(|(range, declaration)| Occurrence { path: path.to_path_buf(), range, declaration })
+        .collect()
+}
+
+/// The ARM template an ARMLang file of the workspace compiles to, or its errors as text.
+pub fn arm_template(workspace: &LoadedWorkspace, path: &Path) -> Result<String, String> {
+    match language_of(Some(workspace), path) {
+        Language::Nacl | Language::Hcl => Err("only ARMLang files (`*.arm`) compile to ARM templates".to_owned()),
+        Language::Arm => {
+            let file = workspace.file(path).ok_or_else(|| format!("{} is not in the workspace", path.display()))?;
+            arm::build_template(file.text(&workspace.db), path).map_err(|diagnostics| {
+                let errors = diagnostics.iter().filter(|d| d.severity() == nacl_syntax::Severity::Error).count();
+                format!(
+                    "the file has {errors} error(s); the first: {}",
+                    diagnostics.first().map(|d| d.message.as_str()).unwrap_or("")
+                )
+            })
+        }
+    }
+}
+
+/// The dependency lens of each resource of an ARMLang file: where, and what it depends on.
+pub fn dependency_lenses(workspace: &LoadedWorkspace, path: &Path) -> Vec<(TextRange, String)> {
+    match language_of(Some(workspace), path) {
+        Language::Nacl | Language::Hcl => Vec::new(),
+        Language::Arm => workspace
+            .file(path)
+            .map(|file| arm::ide::dependency_lenses(arm::semantic_model(&workspace.db, file)))
+            .unwrap_or_default(),
     }
 }
 
@@ -218,7 +293,7 @@ fn hcl_occurrences(workspace: &LoadedWorkspace, path: &Path, offset: TextSize, d
 pub fn service_url(workspace: &LoadedWorkspace, path: &Path, offset: TextSize) -> Option<String> {
     match language_of(Some(workspace), path) {
         Language::Nacl => workspace.service_url(path, offset),
-        Language::Hcl => None,
+        Language::Hcl | Language::Arm => None,
     }
 }
 
@@ -227,6 +302,7 @@ pub fn references(workspace: &LoadedWorkspace, path: &Path, offset: TextSize, de
     match language_of(Some(workspace), path) {
         Language::Nacl => workspace.references(path, offset, declaration),
         Language::Hcl => hcl_occurrences(workspace, path, offset, declaration),
+        Language::Arm => arm_occurrences(workspace, path, offset, declaration),
     }
 }
 
@@ -235,6 +311,7 @@ pub fn document_highlights(workspace: &LoadedWorkspace, path: &Path, offset: Tex
     match language_of(Some(workspace), path) {
         Language::Nacl => workspace.highlights(path, offset),
         Language::Hcl => hcl_occurrences(workspace, path, offset, true),
+        Language::Arm => arm_occurrences(workspace, path, offset, true),
     }
 }
 
@@ -247,6 +324,10 @@ pub fn prepare_rename(
     match language_of(Some(workspace), path) {
         Language::Nacl => workspace.prepare_rename(path, offset),
         Language::Hcl => Err("renaming in HCL files needs a schema, which nacl-ls does not have yet".to_owned()),
+        Language::Arm => {
+            let file = workspace.file(path).ok_or("the file is not in the workspace")?;
+            arm::ide::prepare_rename(arm::semantic_model(&workspace.db, file), offset)
+        }
     }
 }
 
@@ -260,6 +341,11 @@ pub fn rename(
     match language_of(Some(workspace), path) {
         Language::Nacl => workspace.rename(path, offset, new_name),
         Language::Hcl => Err("renaming in HCL files needs a schema, which nacl-ls does not have yet".to_owned()),
+        Language::Arm => {
+            let file = workspace.file(path).ok_or("the file is not in the workspace")?;
+            let edits = arm::ide::rename(arm::semantic_model(&workspace.db, file), offset, new_name)?;
+            Ok(vec![(path.to_path_buf(), edits)])
+        }
     }
 }
 
@@ -271,6 +357,19 @@ pub fn completions(workspace: &LoadedWorkspace, path: &Path, offset: TextSize) -
             .file(path)
             .map(|file| hcldec::ide::completions(&workspace.db, workspace.workspace, file, offset))
             .unwrap_or_default(),
+        Language::Arm => {
+            let Some(file) = workspace.file(path) else { return Completions::default() };
+            let db = &workspace.db;
+            let types: Vec<String> = workspace
+                .workspace
+                .files(db)
+                .iter()
+                .filter(|f| f.language(db) == Language::Arm)
+                .flat_map(|&f| arm::resource_types(db, f).iter().cloned())
+                .collect();
+            let root = arm::parse(db, file).syntax();
+            arm::ide::completions(&root, arm::semantic_model(db, file), file.text(db), offset, &types)
+        }
     }
 }
 
@@ -278,7 +377,7 @@ pub fn completions(workspace: &LoadedWorkspace, path: &Path, offset: TextSize) -
 pub fn assists(workspace: &LoadedWorkspace, path: &Path, range: TextRange) -> Vec<Assist> {
     match language_of(Some(workspace), path) {
         Language::Nacl => workspace.assists(path, range),
-        Language::Hcl => Vec::new(),
+        Language::Hcl | Language::Arm => Vec::new(),
     }
 }
 
@@ -286,7 +385,7 @@ pub fn assists(workspace: &LoadedWorkspace, path: &Path, range: TextRange) -> Ve
 pub fn inlay_hints(workspace: &LoadedWorkspace, path: &Path, range: TextRange) -> Vec<InlayHint> {
     match language_of(Some(workspace), path) {
         Language::Nacl => workspace.inlay_hints(path, range),
-        Language::Hcl => Vec::new(),
+        Language::Hcl | Language::Arm => Vec::new(),
     }
 }
 
@@ -294,7 +393,7 @@ pub fn inlay_hints(workspace: &LoadedWorkspace, path: &Path, range: TextRange) -
 pub fn document_links(workspace: &LoadedWorkspace, path: &Path) -> Vec<DocumentLink> {
     match language_of(Some(workspace), path) {
         Language::Nacl => workspace.document_links(path),
-        Language::Hcl => Vec::new(),
+        Language::Hcl | Language::Arm => Vec::new(),
     }
 }
 
@@ -302,6 +401,6 @@ pub fn document_links(workspace: &LoadedWorkspace, path: &Path) -> Vec<DocumentL
 pub fn element_headers(workspace: &LoadedWorkspace, path: &Path) -> Vec<(TextRange, crate::elem_id::ElemId)> {
     match language_of(Some(workspace), path) {
         Language::Nacl => workspace.element_headers(path),
-        Language::Hcl => Vec::new(),
+        Language::Hcl | Language::Arm => Vec::new(),
     }
 }

@@ -13,6 +13,8 @@ pub enum Language {
     Nacl,
     /// HCL's native syntax (`*.hcl`, `*.tf`, `*.tfvars`, `*.pkr.hcl`, `*.nomad`, `*.hcldec`, ...).
     Hcl,
+    /// ARMLang, a language for Azure Resource Manager deployments (`*.arm`).
+    Arm,
 }
 
 /// The file-name suffixes of HCL files.
@@ -20,13 +22,15 @@ const HCL_SUFFIXES: &[&str] = &[".hcl", ".tf", ".tfvars", ".nomad", ".hcldec"];
 
 impl Language {
     /// Every language.
-    pub const ALL: &'static [Language] = &[Language::Nacl, Language::Hcl];
+    pub const ALL: &'static [Language] = &[Language::Nacl, Language::Hcl, Language::Arm];
 
     /// The language of the file at `path`, from its name; `None` for files nacl-ls does not read.
     pub fn of_path(path: &Path) -> Option<Language> {
         let name = path.file_name()?.to_str()?;
         if name.ends_with(".nacl") {
             Some(Language::Nacl)
+        } else if name.len() > 4 && name.ends_with(".arm") {
+            Some(Language::Arm)
         } else if HCL_SUFFIXES.iter().any(|suffix| name.len() > suffix.len() && name.ends_with(suffix)) {
             Some(Language::Hcl)
         } else {
@@ -39,6 +43,7 @@ impl Language {
         match id {
             "nacl" => Some(Language::Nacl),
             "hcl" | "terraform" | "terraform-vars" | "hcldec" => Some(Language::Hcl),
+            "armlang" | "arm" => Some(Language::Arm),
             _ => None,
         }
     }
@@ -48,6 +53,7 @@ impl Language {
         match self {
             Language::Nacl => "NaCl",
             Language::Hcl => "HCL",
+            Language::Arm => "ARMLang",
         }
     }
 }
@@ -100,6 +106,8 @@ mod tests {
             ("terragrunt.hcl", Some(Language::Hcl)),
             ("job.nomad", Some(Language::Hcl)),
             ("spec.hcldec", Some(Language::Hcl)),
+            ("main.arm", Some(Language::Arm)),
+            (".arm", None),
             (".hcl", None),
             ("notes.txt", None),
             ("nacl", None),

@@ -193,6 +193,64 @@ pub fn selection_ranges(root: &SyntaxNode, offset: TextSize) -> Vec<TextRange> {
     selection_ranges_in(root, offset, |kind| kind.is_trivia() || kind == NEWLINE)
 }
 
+/// The token kinds of a language that folding reads comments by.
+pub struct CommentKinds<K> {
+    /// A line comment.
+    pub line: K,
+    /// A block comment.
+    pub block: K,
+    /// A line break.
+    pub newline: K,
+    /// Spaces inside a line.
+    pub whitespace: K,
+}
+
+/// The foldable regions of a tree of any language, in text order: the nodes `region` names that
+/// span lines, runs of line comments on consecutive lines, and block comments that span lines.
+pub fn folding_ranges_in<L: nacl_syntax::rowan::Language>(
+    root: &nacl_syntax::rowan::SyntaxNode<L>,
+    text: &str,
+    region: impl Fn(L::Kind) -> Option<FoldKind>,
+    comments: &CommentKinds<L::Kind>,
+) -> Vec<Fold>
+where
+    L::Kind: PartialEq,
+{
+    let spans_lines =
+        |range: TextRange| text.get(std::ops::Range::<usize>::from(range)).is_some_and(|t| t.contains('\n'));
+    let mut folds: Vec<Fold> = root
+        .descendants()
+        .filter_map(|n| region(n.kind()).map(|kind| Fold { range: n.text_range(), kind }))
+        .filter(|f| spans_lines(f.range))
+        .collect();
+    let mut run: Option<TextRange> = None;
+    let close_run = |run: &mut Option<TextRange>, folds: &mut Vec<Fold>| {
+        if let Some(range) = run.take().filter(|&r| spans_lines(r)) {
+            folds.push(Fold { range, kind: FoldKind::Comment });
+        }
+    };
+    let mut newlines = 0;
+    for token in root.descendants_with_tokens().filter_map(|e| e.into_token()) {
+        let kind = token.kind();
+        if kind == comments.line {
+            run = Some(run.map_or(token.text_range(), |r| r.cover(token.text_range())));
+            newlines = 0;
+        } else if kind == comments.block {
+            close_run(&mut run, &mut folds);
+            if spans_lines(token.text_range()) {
+                folds.push(Fold { range: token.text_range(), kind: FoldKind::Comment });
+            }
+        } else if kind == comments.newline && newlines == 0 {
+            newlines += 1;
+        } else if kind != comments.whitespace {
+            close_run(&mut run, &mut folds);
+        }
+    }
+    close_run(&mut run, &mut folds);
+    folds.sort_by_key(|f| f.range.start());
+    folds
+}
+
 /// "Expand selection" in a tree of any language: the token at `offset` (not a space, comment or
 /// line break, when another touches it), then each larger enclosing node, innermost first.
 pub fn selection_ranges_in<L: nacl_syntax::rowan::Language>(

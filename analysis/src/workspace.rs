@@ -202,6 +202,9 @@ impl LoadedWorkspace {
                 Language::Hcl => {
                     crate::hcl::diagnostics(db, file);
                 }
+                Language::Arm => {
+                    crate::arm::diagnostics(db, file);
+                }
             },
         );
         let (done, total) = (std::sync::atomic::AtomicUsize::new(0), files.len());

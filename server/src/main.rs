@@ -68,7 +68,7 @@ enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
-    /// Format NaCl and HCL files in place, each in its language's one canonical style (`-` formats stdin to stdout).
+    /// Format NaCl, HCL and ARMLang files in place, each in its language's one canonical style (`-` formats stdin to stdout).
     Fmt {
         /// Files or directories to format (default: the current directory), or `-` for stdin.
         paths: Vec<PathBuf>,
@@ -92,6 +92,11 @@ enum Command {
     /// The flags, output and exit codes are `hcldec`'s; a link named `hcldec` to this binary takes
     /// them directly (`hcldec --spec=app.hcldec app.hcl`).
     Hcldec(cli::hcldec::HcldecArgs),
+    /// ARMLang: compile `.arm` files to ARM deployment templates.
+    Arm {
+        #[command(subcommand)]
+        command: ArmCommand,
+    },
     /// Parse one file and print its errors, and with `--tree` its concrete syntax tree.
     Parse {
         /// The file to parse.
@@ -102,6 +107,19 @@ enum Command {
     },
 }
 
+/// What `nacl-ls arm` does.
+#[derive(Debug, clap::Subcommand)]
+enum ArmCommand {
+    /// Compile one ARMLang file to an ARM deployment template (JSON), printed or written to `-o`.
+    Build {
+        /// The `.arm` file.
+        file: PathBuf,
+        /// Write the template here instead of to stdout (never through a symbolic link).
+        #[arg(short, long)]
+        out: Option<PathBuf>,
+    },
+}
+
 /// A language named on the command line.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
 enum LanguageArg {
@@ -109,6 +127,8 @@ enum LanguageArg {
     Nacl,
     /// HCL's native syntax.
     Hcl,
+    /// ARMLang.
+    Arm,
 }
 
 impl From<LanguageArg> for nacl_analysis::language::Language {
@@ -116,6 +136,7 @@ impl From<LanguageArg> for nacl_analysis::language::Language {
         match language {
             LanguageArg::Nacl => nacl_analysis::language::Language::Nacl,
             LanguageArg::Hcl => nacl_analysis::language::Language::Hcl,
+            LanguageArg::Arm => nacl_analysis::language::Language::Arm,
         }
     }
 }
@@ -150,6 +171,7 @@ fn main() -> ExitCode {
             cli::fmt::run(paths, mode, quiet, language.into())
         }
         Command::Hcldec(args) => cli::hcldec::run(args),
+        Command::Arm { command: ArmCommand::Build { file, out } } => cli::arm::build(&file, out.as_deref()),
         Command::Parse { file, tree } => cli::parse::run(&file, tree),
     };
     finish(result)

@@ -45,6 +45,8 @@ pub enum CompletionKind {
     Key,
     /// A static file.
     File,
+    /// A function (ARMLang's built-ins and member functions).
+    Function,
 }
 
 /// One completion item.

@@ -1,7 +1,7 @@
 //! The structure of an HCL file from its syntax alone: the outline (blocks with their labels,
 //! attributes), the regions an editor can fold and the steps of "expand selection".
 
-use crate::structure::{Fold, FoldKind, Symbol, SymbolKind};
+use crate::structure::{CommentKinds, Fold, FoldKind, Symbol, SymbolKind};
 use nacl_syntax::TextRange;
 use nacl_syntax::hcl::{
     SyntaxKind::*,
@@ -56,41 +56,15 @@ fn item(item: BodyItem) -> Option<Symbol> {
 /// argument lists, heredocs and `for` expressions that span lines, block comments and runs of line
 /// comments.
 pub fn folding_ranges(root: &SyntaxNode, text: &str) -> Vec<Fold> {
-    let spans_lines = |range: TextRange| text[range].contains('\n');
-    let mut folds: Vec<Fold> = root
-        .descendants()
-        .filter(|n| matches!(n.kind(), BODY | OBJECT | TUPLE | ARG_LIST | HEREDOC | FOR_EXPR))
-        .map(|n| n.text_range())
-        .filter(|&r| spans_lines(r))
-        .map(|range| Fold { range, kind: FoldKind::Region })
-        .collect();
-    let mut run: Option<TextRange> = None;
-    let close_run = |run: &mut Option<TextRange>, folds: &mut Vec<Fold>| {
-        if let Some(range) = run.take().filter(|&r| spans_lines(r)) {
-            folds.push(Fold { range, kind: FoldKind::Comment });
-        }
-    };
-    let mut newlines = 0;
-    for token in root.descendants_with_tokens().filter_map(|e| e.into_token()) {
-        match token.kind() {
-            LINE_COMMENT => {
-                run = Some(run.map_or(token.text_range(), |r| r.cover(token.text_range())));
-                newlines = 0;
-            }
-            BLOCK_COMMENT => {
-                close_run(&mut run, &mut folds);
-                if spans_lines(token.text_range()) {
-                    folds.push(Fold { range: token.text_range(), kind: FoldKind::Comment });
-                }
-            }
-            WHITESPACE => {}
-            NEWLINE if newlines == 0 => newlines += 1,
-            _ => close_run(&mut run, &mut folds),
-        }
-    }
-    close_run(&mut run, &mut folds);
-    folds.sort_by_key(|f| f.range.start());
-    folds
+    crate::structure::folding_ranges_in(
+        root,
+        text,
+        |kind| match kind {
+            BODY | OBJECT | TUPLE | ARG_LIST | HEREDOC | FOR_EXPR => Some(FoldKind::Region),
+            _ => None,
+        },
+        &CommentKinds { line: LINE_COMMENT, block: BLOCK_COMMENT, newline: NEWLINE, whitespace: WHITESPACE },
+    )
 }
 
 /// The ranges "expand selection" steps through from `offset`, innermost first.

@@ -318,16 +318,8 @@ fn emit(out: Option<&Path>, text: &str) -> io::Result<ExitCode> {
             writeln!(stdout, "{text}")?;
         }
         Some(path) => {
-            let mut options = std::fs::OpenOptions::new();
-            options.write(true).create(true).truncate(true);
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::OpenOptionsExt;
-                options.custom_flags(libc::O_NOFOLLOW);
-            }
-            let written = options.open(path).and_then(|mut f| writeln!(f, "{text}"));
-            if let Err(e) = written {
-                return fail(format!("can't open {} for writing: {e}", path.display()));
+            if let Err(e) = super::write_output(path, &format!("{text}\n")) {
+                return fail(e);
             }
         }
     }

@@ -1,5 +1,6 @@
 //! The command-line commands.
 
+pub mod arm;
 pub mod check;
 pub mod elements;
 pub mod fmt;
@@ -29,4 +30,21 @@ fn renderer() -> Renderer {
 /// `1 error` / `2 errors`.
 fn plural(count: usize, word: &str) -> String {
     if count == 1 { format!("{count} {word}") } else { format!("{count} {word}s") }
+}
+
+/// Writes `text` to the file at `path`, created or truncated, never through a symbolic link
+/// planted at that name; the error says which file.
+pub fn write_output(path: &std::path::Path, text: &str) -> Result<(), String> {
+    use std::io::Write;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW);
+    }
+    options
+        .open(path)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .map_err(|e| format!("can't open {} for writing: {e}", path.display()))
 }

@@ -49,5 +49,6 @@ fn kind(kind: CompletionKind) -> CompletionItemKind {
         CompletionKind::Adapter => CompletionItemKind::MODULE,
         CompletionKind::Key => CompletionItemKind::PROPERTY,
         CompletionKind::File => CompletionItemKind::FILE,
+        CompletionKind::Function => CompletionItemKind::FUNCTION,
     }
 }

@@ -341,7 +341,9 @@ impl Parser<'_> {
             if self.at(STRING_START) || self.at(MULTILINE_STRING) {
                 let t = self.start();
                 let range = self.current_range();
+                let string = self.start();
                 let interpolated = self.string();
+                self.complete(string, STRING);
                 self.complete(t, RESOURCE_TYPE);
                 if interpolated {
                     self.error(
@@ -717,7 +719,10 @@ impl Parser<'_> {
             self.bump();
         } else {
             let range = self.current_range();
-            if self.string() {
+            let string = self.start();
+            let interpolated = self.string();
+            self.complete(string, STRING);
+            if interpolated {
                 self.error(ErrorCode::InterpolatedKey, range, "a key cannot hold `${ }`: keys are fixed names");
             }
         }
