@@ -588,7 +588,11 @@ impl<'m> Compiler<'m> {
         let l = self.target(&base)?;
         let index = self.arm(&index, scope);
         let collection = self.collection_of(l)?;
-        let mut inner = scope.clone();
+        // `outer[i].inner[j].member`: the outer loop's variables are those of its copy `i`.
+        let mut inner = match base {
+            Expr::PropertyAccess(_) => self.loop_member(&base, scope)?.1,
+            _ => scope.clone(),
+        };
         let item = match self.range_count(&collection) {
             Some(_) => index.clone(),
             None if self.ty(&collection) == Ty::Object => {

@@ -239,8 +239,8 @@ pub fn rename(model: &Model, offset: TextSize, new_name: &str) -> Result<Vec<(Te
         std::iter::once(symbol.scope).chain(model.uses.iter().filter(|u| u.target == Some(id)).map(|u| u.scope));
     for scope in scopes {
         if let Some(other) = clash(scope) {
-            let what = model.symbols[other].kind.describe();
-            return Err(format!("`{new_name}` is already a {what} seen here: the rename would change what names mean"));
+            let what = model.symbols[other].kind.with_article();
+            return Err(format!("`{new_name}` is already {what} seen here: the rename would change what names mean"));
         }
     }
     // A declaration of the new name in a scope inside the symbol's would hide it there.

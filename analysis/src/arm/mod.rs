@@ -54,12 +54,15 @@ pub fn diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
     out
 }
 
-/// What the model, the type checker and the compiler find in a file, by position.
+/// What the model and the type checker find in a file, and when they find no error, what the
+/// compiler cannot translate; by position.
 pub fn semantic_problems(root: &nacl_syntax::arm::SyntaxNode, model: &Model) -> Vec<Problem> {
     let mut problems = model.problems.clone();
     problems.extend(types::Checker::new(model, root.clone()).check());
-    let (_, compile_problems) = compile::build(root, model);
-    problems.extend(compile_problems);
+    if problems.iter().all(|p| p.code.severity() != nacl_syntax::Severity::Error) {
+        let (_, compile_problems) = compile::build(root, model);
+        problems.extend(compile_problems);
+    }
     problems.sort_by_key(|p| (p.range.start(), p.range.end()));
     problems
 }

@@ -60,6 +60,13 @@ pub enum SymbolKind {
 }
 
 impl SymbolKind {
+    /// What the symbol is, in words, with its article (`an input`, `a loop`).
+    pub fn with_article(&self) -> String {
+        let word = self.describe();
+        let article = if word.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+        format!("{article} {word}")
+    }
+
     /// What the symbol is, in words.
     pub fn describe(&self) -> &'static str {
         match self {
@@ -342,14 +349,17 @@ impl Model {
         }
     }
 
-    /// For `l[i].member` with `l` a loop seen from `scope`: the member's token and its symbol in
-    /// the loop's body.
+    /// For `l[i].member` with `l` a loop seen from `scope` (or itself such an access, for nested
+    /// loops): the member's token and its symbol in the loop's body.
     fn loop_member(&self, node: &SyntaxNode, scope: ScopeId) -> Option<(nacl_syntax::arm::SyntaxToken, SymbolId)> {
         let access = Expr::cast(node.clone())?;
         let member = access.ident()?;
         let Some(Expr::IndexAccess(index)) = access.operands().into_iter().next() else { return None };
-        let Some(Expr::NameRef(base)) = Expr::cast(index)?.operands().into_iter().next() else { return None };
-        let loop_id = self.lookup(scope, base.text().to_string().trim())?;
+        let loop_id = match Expr::cast(index)?.operands().into_iter().next()? {
+            Expr::NameRef(base) => self.lookup(scope, base.text().to_string().trim())?,
+            Expr::PropertyAccess(base) => self.loop_member(&base, scope)?.1,
+            _ => return None,
+        };
         let SymbolKind::Loop { body } = self.symbols[loop_id].kind else { return None };
         let target = self.scopes[body].names.iter().find(|(n, _)| n == member.text())?.1.first().copied()?;
         Some((member, target))
@@ -446,9 +456,9 @@ impl Model {
                     AnalysisCode::MisplacedDeclaration,
                     u.range,
                     format!(
-                        "an input's default can use other inputs only, and `{}` is a {}",
+                        "an input's default can use other inputs only, and `{}` is {}",
                         u.name,
-                        self.symbols[target].kind.describe()
+                        self.symbols[target].kind.with_article()
                     ),
                 ));
             }
