@@ -1049,3 +1049,93 @@ fn hcldec_specs_drive_diagnostics_completion_hover_definition_and_decoded_json()
     client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn armlang_files_get_diagnostics_navigation_completion_formatting_lenses_and_templates() {
+    let dir = scratch("arm");
+    let file = dir.join("main.arm");
+    let text = "input string location\nresource azrm 'Microsoft.Network/virtualNetworks@2019-11-01' vnet: {\n  name: 'vnet'\n  location: location\n}\nresource azrm 'Microsoft.Network/networkInterfaces@2019-10-01' nic: {\n  name: 'nic'\n  properties: { subnet: vnet.id() }\n}\noutput nicId: nic.id()\n";
+    std::fs::write(&file, text).expect("write");
+    let (root, file_uri) = (uri(&dir), uri(&file));
+    let mut client = start();
+    client.initialize(json!(root), json!({}));
+    client.notify("initialized", json!({}));
+    client.open(&file_uri, 1, text);
+    assert_eq!(client.diagnostics(&file_uri, 1), Vec::<Value>::new());
+
+    let broken = text.replace("location: location", "location: locaton");
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": file_uri, "version": 2 }, "contentChanges": [{ "text": broken }] }),
+    );
+    let diagnostics = client.diagnostics(&file_uri, 2);
+    assert_eq!(codes(&diagnostics), ["E0802"], "{diagnostics:?}");
+    assert!(
+        diagnostics[0]["message"].as_str().is_some_and(|m| m.contains("did you mean `location`")),
+        "{diagnostics:?}"
+    );
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": file_uri, "version": 3 }, "contentChanges": [{ "text": text }] }),
+    );
+    assert_eq!(client.diagnostics(&file_uri, 3), Vec::<Value>::new());
+
+    let at = |line: u32, character: u32| json!({ "textDocument": { "uri": file_uri }, "position": { "line": line, "character": character } });
+    // `vnet` in `vnet.id()` goes to the resource's name, and hovers with its type and version.
+    let definition = client.request("textDocument/definition", at(7, 25));
+    assert_eq!(definition[0]["range"]["start"], json!({ "line": 1, "character": 61 }), "{definition}");
+    let hover = client.request("textDocument/hover", at(7, 25));
+    let markdown = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(markdown.contains("Microsoft.Network/virtualNetworks") && markdown.contains("2019-11-01"), "{hover}");
+    let references = client.request("textDocument/references", json!({ "textDocument": { "uri": file_uri }, "position": { "line": 0, "character": 15 }, "context": { "includeDeclaration": true } }));
+    assert_eq!(references.as_array().map(Vec::len), Some(2), "{references}");
+    let rename = client.request(
+        "textDocument/rename",
+        json!({ "textDocument": { "uri": file_uri }, "position": { "line": 0, "character": 15 }, "newName": "region" }),
+    );
+    assert_eq!(rename["changes"][file_uri.as_str()].as_array().map(Vec::len), Some(2), "{rename}");
+    let refused = client.respond(
+        "textDocument/rename",
+        json!({ "textDocument": { "uri": file_uri }, "position": { "line": 0, "character": 15 }, "newName": "vnet" }),
+    );
+    assert!(refused["error"]["message"].as_str().unwrap_or_default().contains("already"), "{refused}");
+
+    // Completion in an expression offers names in scope and functions; after a resource's `.`, `id()`.
+    let completion = client.request("textDocument/completion", at(3, 12));
+    let labels: Vec<&str> =
+        completion["items"].as_array().expect("items").iter().filter_map(|i| i["label"].as_str()).collect();
+    assert!(labels.contains(&"location") && labels.contains(&"vnet") && labels.contains(&"guid"), "{labels:?}");
+    let member = client.request("textDocument/completion", at(7, 29));
+    let labels: Vec<&str> =
+        member["items"].as_array().expect("items").iter().filter_map(|i| i["label"].as_str()).collect();
+    assert!(labels.contains(&"id()"), "{labels:?}");
+
+    let document = json!({ "textDocument": { "uri": file_uri } });
+    let symbols = client.request("textDocument/documentSymbol", document.clone());
+    let names: Vec<&str> = symbols.as_array().expect("symbols").iter().filter_map(|s| s["name"].as_str()).collect();
+    assert_eq!(names, ["location", "vnet", "nic", "nicId"]);
+    let lenses = client.request("textDocument/codeLens", document.clone());
+    let titles: Vec<&str> =
+        lenses.as_array().expect("lenses").iter().filter_map(|l| l["command"]["title"].as_str()).collect();
+    assert_eq!(titles, ["Show ARM template", "depends on nothing", "depends on vnet"]);
+    let template = client.request(
+        "workspace/executeCommand",
+        json!({ "command": "nacl.arm.template", "arguments": [{ "uri": file_uri }] }),
+    );
+    let template: Value = serde_json::from_str(template.as_str().expect("the template's text")).expect("JSON");
+    assert_eq!(
+        template["resources"][0]["dependsOn"],
+        json!(["[resourceId('Microsoft.Network/virtualNetworks', 'vnet')]"])
+    );
+
+    let messy = "input   string location\nvariable  v:{a:1}\n";
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": file_uri, "version": 4 }, "contentChanges": [{ "text": messy }] }),
+    );
+    let edits = client.request(
+        "textDocument/formatting",
+        json!({ "textDocument": { "uri": file_uri }, "options": { "tabSize": 2, "insertSpaces": true } }),
+    );
+    assert_eq!(edits[0]["newText"], "input string location\nvariable v: {\n  a: 1\n}\n", "{edits}");
+}

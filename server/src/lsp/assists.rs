@@ -97,6 +97,38 @@ pub fn document_links(snapshot: &Snapshot) -> Vec<DocumentLink> {
 /// document's decoded JSON: it runs the server's `nacl.hcldec.decodedJson` and opens the result.
 pub const SHOW_DECODED_JSON: &str = "nacl.showDecodedJson";
 
+/// The client command (VS Code's and Neovim's configurations define it) that shows an ARMLang
+/// document's ARM template: it runs the server's `nacl.arm.template` and opens the result.
+pub const SHOW_ARM_TEMPLATE: &str = "nacl.showArmTemplate";
+
+/// For an ARMLang document: "Show ARM template" on its first line, and on each resource what it
+/// depends on (a label, with no command to run).
+pub fn arm_lenses(snapshot: &Snapshot) -> Vec<CodeLens> {
+    let (Some(document), Some(workspace)) = (&snapshot.document, &snapshot.workspace) else { return Vec::new() };
+    if ide::language_of(Some(workspace), &document.path) != nacl_analysis::language::Language::Arm {
+        return Vec::new();
+    }
+    let lines = document.lines(snapshot.encoding);
+    let start = Position { line: 0, character: 0 };
+    let mut lenses = vec![CodeLens {
+        range: tower_lsp_server::ls_types::Range { start, end: start },
+        command: Some(Command {
+            title: "Show ARM template".to_owned(),
+            command: SHOW_ARM_TEMPLATE.to_owned(),
+            arguments: Some(vec![serde_json::json!({ "uri": document.uri.as_str() })]),
+        }),
+        data: None,
+    }];
+    for (range, title) in ide::dependency_lenses(workspace, &document.path) {
+        lenses.push(CodeLens {
+            range: lines.range(range),
+            command: Some(Command { title, command: String::new(), arguments: None }),
+            data: None,
+        });
+    }
+    lenses
+}
+
 /// "Show decoded JSON" on the first line of an HCL document an hcldec spec describes.
 pub fn decoded_json_lens(snapshot: &Snapshot) -> Option<CodeLens> {
     let (document, workspace) = (snapshot.document.as_ref()?, snapshot.workspace.as_ref()?);

@@ -30,6 +30,11 @@ pub const GO_TO_SERVICE: &str = "nacl.goToService";
 /// there is none).
 pub const DECODED_JSON: &str = "nacl.hcldec.decodedJson";
 
+/// The command giving the ARM template an ARMLang document compiles to; its argument is the
+/// document (`{ "uri": ... }`), its result the JSON text (`null` after telling the user why there
+/// is none).
+pub const ARM_TEMPLATE: &str = "nacl.arm.template";
+
 /// The request that answers the server's text and version of an open document
 /// (`{ "uri": ... }` → `{ "version", "text" }`, or null when it is not open): for bug reports and
 /// for tests proving that no edit was lost or misapplied.
@@ -152,6 +157,7 @@ impl Backend {
         let watchers = [
             "**/*.nacl",
             "**/*.{hcl,tf,tfvars,nomad,hcldec}",
+            "**/*.arm",
             "**/.nacl-ls.toml",
             "**/static-resources/**",
             "**/salto.config/states/**",
@@ -290,7 +296,12 @@ fn server_capabilities(encoding: Encoding, pull_diagnostics: bool) -> ServerCapa
             },
         )),
         execute_command_provider: Some(ExecuteCommandOptions {
-            commands: vec![COPY_REFERENCE.to_owned(), GO_TO_SERVICE.to_owned(), DECODED_JSON.to_owned()],
+            commands: vec![
+                COPY_REFERENCE.to_owned(),
+                GO_TO_SERVICE.to_owned(),
+                DECODED_JSON.to_owned(),
+                ARM_TEMPLATE.to_owned(),
+            ],
             ..ExecuteCommandOptions::default()
         }),
         workspace: Some(WorkspaceServerCapabilities {
@@ -498,6 +509,7 @@ impl LanguageServer for Backend {
         let lenses = self
             .query(params.text_document.uri, true, move |s| {
                 let mut lenses: Vec<CodeLens> = super::assists::decoded_json_lens(s).into_iter().collect();
+                lenses.extend(super::assists::arm_lenses(s));
                 if references {
                     lenses.extend(super::assists::code_lenses(s));
                 }
@@ -525,17 +537,22 @@ impl LanguageServer for Backend {
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
         let command = params.command.clone();
-        if command == DECODED_JSON {
+        if command == DECODED_JSON || command == ARM_TEMPLATE {
             let uri = params
                 .arguments
                 .first()
                 .and_then(|a| a["uri"].as_str().or(a.as_str()))
                 .and_then(|u| u.parse::<Uri>().ok())
                 .ok_or_else(|| Error::invalid_params(format!("{command} takes a text document: {{ \"uri\": ... }}")))?;
-            return match self.query(uri, true, requests::decoded_json).await? {
+            let (answer, what) = if command == DECODED_JSON {
+                (self.query(uri, true, requests::decoded_json).await?, "decoded JSON")
+            } else {
+                (self.query(uri, true, requests::arm_template).await?, "ARM template")
+            };
+            return match answer {
                 Some(Ok(json)) => Ok(Some(LSPAny::String(json))),
                 Some(Err(why)) => {
-                    self.client.show_message(MessageType::INFO, format!("No decoded JSON: {why}")).await;
+                    self.client.show_message(MessageType::INFO, format!("No {what}: {why}")).await;
                     Ok(None)
                 }
                 None => Ok(None),

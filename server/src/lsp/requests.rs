@@ -60,6 +60,12 @@ pub fn decoded_json(snapshot: &Snapshot) -> Option<Result<String, String>> {
     Some(ide::decoded_json(workspace, &document.path))
 }
 
+/// The ARM template of an ARMLang document, or why there is none.
+pub fn arm_template(snapshot: &Snapshot) -> Option<Result<String, String>> {
+    let (document, workspace) = (snapshot.document.as_ref()?, snapshot.workspace.as_ref()?);
+    Some(ide::arm_template(workspace, &document.path))
+}
+
 /// The semantic tokens of a document, or of a range of it.
 pub fn semantic_tokens(
     snapshot: &Snapshot,
