@@ -1,5 +1,5 @@
--- NaCl and HCL files and the nacl-ls language server for Neovim 0.11+.
-vim.filetype.add({ extension = { nacl = "nacl", hcldec = "hcl", nomad = "hcl" } })
+-- NaCl, HCL and ARMLang files and the nacl-ls language server for Neovim 0.11+.
+vim.filetype.add({ extension = { nacl = "nacl", hcldec = "hcl", nomad = "hcl", arm = "armlang" } })
 
 --- The full element ID at the cursor, from the server's `nacl.copyReference` command.
 local function element_id_at_cursor()
@@ -21,16 +21,17 @@ vim.lsp.commands["nacl.showReferences"] = function(command)
   vim.cmd("copen")
 end
 
---- Shows the JSON an HCL buffer decodes to with its hcldec spec (the server's
---- `nacl.hcldec.decodedJson`) in a scratch buffer beside it; the server says why when there is none.
-local function show_decoded_json(uri)
+--- Shows the JSON a server command answers for a buffer (`nacl.hcldec.decodedJson`: what an HCL
+--- buffer decodes to with its hcldec spec; `nacl.arm.template`: an ARMLang buffer's ARM template) in
+--- a scratch buffer beside it; the server says why when there is none.
+local function show_server_json(server_command, uri)
   local bufnr = uri and vim.uri_to_bufnr(uri) or 0
   local client = vim.lsp.get_clients({ bufnr = bufnr, name = "nacl_ls" })[1]
   if not client then
     return
   end
   uri = uri or vim.uri_from_bufnr(0)
-  client:request("workspace/executeCommand", { command = "nacl.hcldec.decodedJson", arguments = { { uri = uri } } }, function(err, result)
+  client:request("workspace/executeCommand", { command = server_command, arguments = { { uri = uri } } }, function(err, result)
     if err or type(result) ~= "string" then
       return
     end
@@ -47,14 +48,30 @@ end
 -- The command of the server's "Show decoded JSON" code lens on HCL files an hcldec spec describes.
 vim.lsp.commands["nacl.showDecodedJson"] = function(command)
   local argument = command.arguments and command.arguments[1] or {}
-  show_decoded_json(argument.uri)
+  show_server_json("nacl.hcldec.decodedJson", argument.uri)
 end
+
+-- The command of the server's "Show ARM template" code lens on ARMLang files.
+vim.lsp.commands["nacl.showArmTemplate"] = function(command)
+  local argument = command.arguments and command.arguments[1] or {}
+  show_server_json("nacl.arm.template", argument.uri)
+end
+
+vim.api.nvim_create_autocmd("FileType", {
+  pattern = "armlang",
+  callback = function(args)
+    vim.bo[args.buf].commentstring = "// %s"
+    vim.api.nvim_buf_create_user_command(args.buf, "NaclShowArmTemplate", function()
+      show_server_json("nacl.arm.template", nil)
+    end, { desc = "Show the ARM template this ARMLang file compiles to" })
+  end,
+})
 
 vim.api.nvim_create_autocmd("FileType", {
   pattern = "hcl",
   callback = function(args)
     vim.api.nvim_buf_create_user_command(args.buf, "NaclShowDecodedJson", function()
-      show_decoded_json(nil)
+      show_server_json("nacl.hcldec.decodedJson", nil)
     end, { desc = "Show the JSON this HCL file decodes to with its hcldec spec" })
   end,
 })

@@ -67,12 +67,25 @@ async function showReferences(uri: string, position: unknown, locations: unknown
  * JSON the document decodes to, from the server's `nacl.hcldec.decodedJson`, in an editor beside.
  */
 async function showDecodedJson(argument?: { uri?: string }): Promise<void> {
+  await showServerJson("nacl.hcldec.decodedJson", argument);
+}
+
+/**
+ * "Show ARM Template" (the code lens on ARMLang files, and the palette): the ARM template the
+ * document compiles to, from the server's `nacl.arm.template`, in an editor beside.
+ */
+async function showArmTemplate(argument?: { uri?: string }): Promise<void> {
+  await showServerJson("nacl.arm.template", argument);
+}
+
+/** Runs a server command that answers a document's JSON, and opens the JSON in an editor beside. */
+async function showServerJson(command: string, argument?: { uri?: string }): Promise<void> {
   const uri = argument?.uri ?? window.activeTextEditor?.document.uri.toString();
   if (!client || !uri) {
     return;
   }
-  // The server tells the user why when there is no value (no spec, a file the spec rejects).
-  const json = await client.sendRequest(ExecuteCommandRequest.type, { command: "nacl.hcldec.decodedJson", arguments: [{ uri }] });
+  // The server tells the user why when there is none (no spec, a file with errors).
+  const json = await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [{ uri }] });
   if (typeof json === "string") {
     const document = await workspace.openTextDocument({ language: "json", content: json });
     await window.showTextDocument(document, { viewColumn: ViewColumn.Beside, preview: true });
@@ -80,13 +93,13 @@ async function showDecodedJson(argument?: { uri?: string }): Promise<void> {
 }
 
 /**
- * The documents nacl-ls serves: NaCl and HCL, the files matching `nacl.hcl.files` (which the server
+ * The documents nacl-ls serves: NaCl, HCL and ARMLang, the files matching `nacl.hcl.files` (which the server
  * reads as HCL), and Terraform files (`*.tf`, `*.tfvars`, whatever language VS Code gives them) only
  * when `nacl.hcl.terraformFiles` is on, so that a Terraform extension keeps them by default.
  */
 function documentSelector(): LanguageClientOptions["documentSelector"] {
   const selector: { scheme: string; language?: string; pattern?: string }[] = [];
-  for (const language of ["nacl", "hcl"]) {
+  for (const language of ["nacl", "hcl", "armlang"]) {
     selector.push({ scheme: "file", language }, { scheme: "untitled", language });
   }
   if (workspace.getConfiguration("nacl").get<boolean>("hcl.terraformFiles")) {
@@ -107,6 +120,7 @@ export async function activate(context: ExtensionContext): Promise<void> {
   context.subscriptions.push(commands.registerCommand("nacl.goToServiceAtCursor", goToService));
   context.subscriptions.push(commands.registerCommand("nacl.showReferences", showReferences));
   context.subscriptions.push(commands.registerCommand("nacl.showDecodedJson", showDecodedJson));
+  context.subscriptions.push(commands.registerCommand("nacl.showArmTemplate", showArmTemplate));
   await client.start();
 }
 
