@@ -402,6 +402,25 @@ try {
     );
   });
 
+  await run("an ARMLang file: its language, a squiggle, the dependency lens, and Show ARM Template", async () => {
+    await quickOpen("network.arm");
+    await waitFor("the ARMLang language mode", async () =>
+      (await page.locator('[id="status.editor.mode"]').textContent())?.includes("ARMLang"),
+    );
+    await waitFor("an error squiggle under locaton", async () => (await page.locator(".squiggly-error").count()) > 0);
+    await waitFor("the dependency lens", async () =>
+      (await page.locator(".codelens-decoration").allTextContents()).some((t) => t.includes("depends on vnet")),
+    );
+    await goTo(4, 18);
+    await page.keyboard.type("i");
+    await waitFor("no error squiggle", async () => (await page.locator(".squiggly-error").count()) === 0);
+    await command("NaCl: Show ARM Template");
+    await waitFor("the template beside", async () =>
+      (await page.locator(".view-lines").allTextContents()).some((t) => t.replace(/\u00a0/g, " ").includes('"dependsOn"')),
+    );
+    await screenshot("the ARM template");
+  });
+
   await run("the server exits when the window closes", async () => {
     await browser.close();
     browser = undefined;

@@ -146,23 +146,12 @@ impl<'m> Compiler<'m> {
         }
     }
 
-    fn node_at(&self, range: TextRange) -> Option<SyntaxNode> {
-        match self.root.covering_element(range) {
-            nacl_syntax::rowan::NodeOrToken::Node(n) => Some(n),
-            nacl_syntax::rowan::NodeOrToken::Token(t) => t.parent(),
-        }
-    }
-
     fn value_of(&self, id: SymbolId) -> Option<Expr> {
-        let range = self.model.symbols[id].value?;
-        let node = self.node_at(range)?;
-        node.ancestors().take_while(|n| n.text_range() == range).filter_map(Expr::cast).last()
+        super::model::expr_at(&self.root, self.model.symbols[id].value?)
     }
 
     fn collection_of(&self, l: SymbolId) -> Option<Expr> {
-        let range = self.model.symbols[l].range;
-        let node = self.node_at(range)?.ancestors().find(|n| n.kind() == FOR_LOOP && n.text_range() == range)?;
-        node.children().find_map(Expr::cast)
+        super::model::loop_collection(&self.root, self.model.symbols[l].range)
     }
 
     fn ty(&self, expr: &Expr) -> Ty {

@@ -579,6 +579,25 @@ impl Model {
     }
 }
 
+/// The outermost expression of `root` whose range is exactly `range` (a declaration's value).
+pub fn expr_at(root: &SyntaxNode, range: TextRange) -> Option<Expr> {
+    let node = match root.covering_element(range) {
+        nacl_syntax::rowan::NodeOrToken::Node(n) => n,
+        nacl_syntax::rowan::NodeOrToken::Token(t) => t.parent()?,
+    };
+    node.ancestors().take_while(|n| n.text_range() == range).filter_map(Expr::cast).last()
+}
+
+/// The collection of the loop of `root` whose range is `range`.
+pub fn loop_collection(root: &SyntaxNode, range: TextRange) -> Option<Expr> {
+    let node = match root.covering_element(range) {
+        nacl_syntax::rowan::NodeOrToken::Node(n) => n,
+        nacl_syntax::rowan::NodeOrToken::Token(t) => t.parent()?,
+    };
+    let node = node.ancestors().find(|n| n.kind() == SyntaxKind::FOR_LOOP && n.text_range() == range)?;
+    node.children().find_map(Expr::cast)
+}
+
 /// The strongly connected components of the graph `deps` (Tarjan's algorithm, iterative).
 fn strongly_connected(deps: &[BTreeSet<usize>]) -> Vec<Vec<usize>> {
     let n = deps.len();

@@ -268,27 +268,17 @@ impl<'m> Checker<'m> {
         self.problems
     }
 
-    fn node_at(&self, range: TextRange) -> Option<SyntaxNode> {
-        match self.root.covering_element(range) {
-            nacl_syntax::rowan::NodeOrToken::Node(n) => Some(n),
-            nacl_syntax::rowan::NodeOrToken::Token(t) => t.parent(),
-        }
-    }
-
     fn expr_at(&self, range: Option<TextRange>) -> Option<Expr> {
-        let node = self.node_at(range?)?;
-        node.ancestors().take_while(|n| n.text_range() == range.unwrap_or_default()).filter_map(Expr::cast).last()
+        super::model::expr_at(&self.root, range?)
     }
 
     fn input_type_range(&self, declaration: TextRange) -> Option<TextRange> {
-        let node = self.node_at(declaration)?;
+        let node = self.root.covering_element(declaration).into_node()?;
         node.children().find(|n| n.kind() == INPUT_TYPE).map(|n| n.text_range())
     }
 
     fn loop_collection(&self, range: TextRange) -> Option<Expr> {
-        let node = self.node_at(range)?;
-        let node = node.ancestors().find(|n| n.kind() == FOR_LOOP && n.text_range() == range)?;
-        node.children().find_map(Expr::cast)
+        super::model::loop_collection(&self.root, range)
     }
 
     fn problem(&mut self, code: AnalysisCode, range: TextRange, message: String) {

@@ -180,6 +180,37 @@ check(vim.lsp.commands["nacl.showDecodedJson"] ~= nil, "the lens's command is de
 vim.bo[spec].modified = false
 vim.bo[described].modified = false
 
+-- ARMLang: the filetype, diagnostics, the dependency lens, and the template command.
+vim.cmd.enew()
+local arm = vim.api.nvim_get_current_buf()
+vim.api.nvim_buf_set_name(arm, root .. "/tests/demo/Scratch.arm")
+vim.cmd("filetype detect")
+check(vim.bo[arm].filetype == "armlang", "the filetype of Scratch.arm is armlang, got " .. vim.bo[arm].filetype)
+vim.api.nvim_buf_set_lines(arm, 0, -1, false, {
+  "input string location",
+  "resource azrm 'Microsoft.Network/virtualNetworks@2019-11-01' vnet: {",
+  "  name: 'vnet'",
+  "  location: locaton",
+  "}",
+})
+vim.wait(10000, function()
+  return #vim.lsp.get_clients({ bufnr = arm, name = "nacl_ls" }) > 0
+end)
+local arm_codes = diagnostic_codes(arm, function(codes)
+  return codes == "E0802"
+end)
+check(arm_codes == "E0802", "an undefined name in ARMLang, got " .. arm_codes)
+local arm_lenses = vim.lsp.buf_request_sync(arm, "textDocument/codeLens", { textDocument = vim.lsp.util.make_text_document_params(arm) }, 5000) or {}
+local arm_titles = {}
+for _, response in pairs(arm_lenses) do
+  for _, lens in ipairs(response.result or {}) do
+    table.insert(arm_titles, lens.command and lens.command.title or "")
+  end
+end
+check(table.concat(arm_titles, "|") == "Show ARM template|depends on nothing", "ARMLang lenses, got " .. table.concat(arm_titles, "|"))
+check(vim.lsp.commands["nacl.showArmTemplate"] ~= nil, "the template lens's command is defined")
+vim.bo[arm].modified = false
+
 if #failures > 0 then
   print(#failures .. " failed")
   vim.cmd("cquit 1")

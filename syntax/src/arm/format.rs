@@ -49,7 +49,11 @@ impl Formatter<'_> {
     fn is_broken(&self, node: &SyntaxNode) -> bool {
         let range = node.text_range();
         node.descendants().any(|n| n.kind() == ERROR)
-            || self.errors.iter().any(|e| e.start() >= range.start() && e.start() <= range.end())
+            || self.errors.iter().any(|e| {
+                // An error just after the node (a `}` on its line) is not its own; a missing piece
+                // at its end (an empty range there) is.
+                e.start() >= range.start() && (e.start() < range.end() || (e.is_empty() && e.start() == range.end()))
+            })
     }
 
     /// The items of `node` (a file, a loop body, an object or an array), each on a line of its own
