@@ -130,10 +130,14 @@ impl Formatter<'_> {
     fn declaration(&self, node: &SyntaxNode, indent: usize) -> String {
         let mut out = String::new();
         let mut after_name = false;
+        // A `:` is written with the value after it; one without a value (in a declaration the
+        // parser reported) is kept too.
+        let mut colon = false;
         for element in node.children_with_tokens() {
             match element {
                 NodeOrToken::Token(t) => match t.kind() {
-                    WHITESPACE | NEWLINE | COLON => {}
+                    WHITESPACE | NEWLINE => {}
+                    COLON => colon = true,
                     COMMA => out.push(','),
                     _ => {
                         space(&mut out);
@@ -160,6 +164,7 @@ impl Formatter<'_> {
                         }
                         out.push_str(": ");
                         out.push_str(&self.expr(&n, indent));
+                        colon = false;
                     }
                     _ => {
                         space(&mut out);
@@ -167,6 +172,9 @@ impl Formatter<'_> {
                     }
                 },
             }
+        }
+        if colon {
+            out.push(':');
         }
         out
     }
