@@ -479,3 +479,55 @@ fn hcldec_refuses_fifos_links_and_specs_outside_the_workspace() {
     assert!(stderr.contains("nest more than"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn arm_build_refuses_fifos_and_links_and_survives_deep_and_long_input() {
+    let dir = scratch("arm");
+    let run = |args: &[&str]| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nacl-ls"))
+            .args(["arm", "build"])
+            .args(args)
+            .current_dir(&dir)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("nacl-ls runs");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while child.try_wait().expect("wait").is_none() {
+            assert!(std::time::Instant::now() < deadline, "nacl-ls arm build hung on {args:?}");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let output = child.wait_with_output().expect("output");
+        (output.status.code().unwrap_or(-1), String::from_utf8_lossy(&output.stderr).into_owned())
+    };
+    std::fs::write(dir.join("main.arm"), "resource azrm 'T@1' r: {\n  name: 'r'\n}\n").expect("write");
+    let status = std::process::Command::new("mkfifo").arg(dir.join("fifo.arm")).status().expect("mkfifo runs");
+    assert!(status.success());
+    // A FIFO as the input: an error, not a hang.
+    let (code, stderr) = run(&["fifo.arm"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("not a regular file"), "{stderr}");
+    // A link planted at the output's name is not followed: its target stays as it was.
+    std::fs::write(dir.join("target.txt"), "keep").expect("write");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(dir.join("target.txt"), dir.join("out.json")).expect("link");
+    let (code, stderr) = run(&["main.arm", "-o", "out.json"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(std::fs::read_to_string(dir.join("target.txt")).expect("read"), "keep");
+    // Deep nesting, deep loops and a long chain of variables: diagnostics or a template, no crash.
+    let mut text = format!("variable deep: {}1{}\n", "(".repeat(5000), ")".repeat(5000));
+    text.push_str(&format!("{}{}", "for x in [1] {\n".repeat(400), "}\n".repeat(400)));
+    text.push_str(
+        "resource azrm 'T@1' r: {\n  name: v0\n  other: r2.id()\n}\nresource azrm 'T@1' r2: {\n  name: 'r2'\n}\n",
+    );
+    for i in 0..5000 {
+        text.push_str(&format!("variable v{i}: v{}\n", i + 1));
+    }
+    text.push_str("variable v5000: r2.id()\n");
+    std::fs::write(dir.join("deep.arm"), &text).expect("write");
+    let (code, stderr) = run(&["deep.arm"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("A0208") && stderr.contains("E0810"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

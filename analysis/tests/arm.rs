@@ -1,10 +1,11 @@
 //! ARMLang's semantics and compiler, as data: every `test_data/arm/check/*.arm` file's diagnostics
 //! and every `test_data/arm/build/*.arm` file's template are compared with the snapshot beside it
 //! (`UPDATE_EXPECT=1` rewrites them); the build fixtures must have no diagnostics, and their
-//! templates must not depend on the order of their declarations.
+//! templates depend neither on the order of their declarations (a property test) nor on formatting.
 
 use nacl_analysis::arm;
 use nacl_syntax::{TextSize, fixtures};
+use proptest::strategy::Strategy;
 use std::path::{Path, PathBuf};
 
 fn dir(name: &str) -> PathBuf {
@@ -51,7 +52,7 @@ fn check_fixtures() {
     }
 }
 
-/// The top-level declarations of `text` (with the comments before each), as texts.
+/// The top-level declarations of `text` as texts (comments between them left out).
 fn declarations(text: &str) -> Vec<String> {
     let parse = nacl_syntax::arm::parse(text);
     parse
@@ -71,16 +72,28 @@ fn build_fixtures() {
         };
         expect_test::expect_file![path.with_extension("json")].assert_eq(&template);
         serde_json::from_str::<serde_json::Value>(&template).expect("the template is JSON");
-        // Reversed and rotated declarations build the same template.
-        let decls = declarations(&text);
-        for order in [
-            decls.iter().rev().cloned().collect::<Vec<_>>(),
-            decls.iter().cycle().skip(1).take(decls.len()).cloned().collect(),
-        ] {
-            let shuffled = order.join("\n");
-            let other = arm::build_template(&shuffled, &path).expect("reordered declarations build");
-            assert_eq!(other, template, "{}: the order of declarations changed the template", path.display());
-        }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Any order of a build fixture's declarations builds the same template.
+    #[test]
+    fn templates_do_not_depend_on_the_order_of_declarations(
+        (file, order) in proptest::prelude::Just(fixtures::files(&dir("build"), "arm")).prop_flat_map(|files| {
+            let count = files.len();
+            (0..count).prop_flat_map(move |i| {
+                let text = std::fs::read_to_string(&files[i]).expect("fixtures are UTF-8");
+                let decls = declarations(&text);
+                (proptest::prelude::Just(files[i].clone()), proptest::prelude::Just(decls).prop_shuffle())
+            })
+        })
+    ) {
+        let text = std::fs::read_to_string(&file).expect("fixtures are UTF-8");
+        let template = arm::build_template(&text, &file).expect("the fixture builds");
+        let shuffled = arm::build_template(&order.join("\n"), &file).expect("reordered declarations build");
+        proptest::prop_assert_eq!(shuffled, template);
     }
 }
 

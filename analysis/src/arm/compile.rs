@@ -26,6 +26,9 @@ use nacl_syntax::{
 };
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+/// How many variables deep the compiler writes a variable out inside another's use.
+const MAX_INLINED: usize = 64;
+
 /// The `$schema` of a resource-group deployment template.
 pub const SCHEMA: &str = "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#";
 
@@ -80,32 +83,33 @@ impl<'m> Compiler<'m> {
         (0..self.model.symbols.len()).filter(|&id| pick(&self.model.symbols[id].kind)).collect()
     }
 
-    /// Variables inside loops, and those that use (through other variables) a resource or a loop.
+    /// Variables inside loops, and those that use (through other variables) a resource or a loop:
+    /// marked from the variables that use one directly, then back along the uses of variables.
     fn inlined_variables(&self) -> BTreeSet<SymbolId> {
-        let variables = self.symbols_of(|k| matches!(k, SymbolKind::Variable));
-        variables
-            .into_iter()
-            .filter(|&id| {
-                if self.model.symbols[id].scope != 0 {
-                    return true;
+        let is_variable = |id: SymbolId| matches!(self.model.symbols[id].kind, SymbolKind::Variable);
+        let mut users: Vec<Vec<SymbolId>> = vec![Vec::new(); self.model.symbols.len()];
+        let mut marked = BTreeSet::new();
+        let mut stack = Vec::new();
+        for id in (0..self.model.symbols.len()).filter(|&id| is_variable(id)) {
+            let direct = self.model.symbols[id].scope != 0
+                || self.deps[id].iter().any(|&d| {
+                    matches!(self.model.symbols[d].kind, SymbolKind::Resource { .. } | SymbolKind::Loop { .. })
+                });
+            if direct && marked.insert(id) {
+                stack.push(id);
+            }
+            for &d in self.deps[id].iter().filter(|&&d| is_variable(d)) {
+                users[d].push(id);
+            }
+        }
+        while let Some(id) = stack.pop() {
+            for &user in &users[id] {
+                if marked.insert(user) {
+                    stack.push(user);
                 }
-                let mut seen = BTreeSet::new();
-                let mut stack = vec![id];
-                while let Some(next) = stack.pop() {
-                    if !seen.insert(next) {
-                        continue;
-                    }
-                    for &dep in &self.deps[next] {
-                        match self.model.symbols[dep].kind {
-                            SymbolKind::Resource { .. } | SymbolKind::Loop { .. } => return true,
-                            SymbolKind::Variable => stack.push(dep),
-                            _ => {}
-                        }
-                    }
-                }
-                false
-            })
-            .collect()
+            }
+        }
+        marked
     }
 
     /// The copy name of each resource inside loops: its loops' names (`for-<item>` for a loop
@@ -419,7 +423,7 @@ impl<'m> Compiler<'m> {
                 None => Json::Null,
             },
             Expr::NameRef(_) => match self.target(expr) {
-                Some(id) if self.inlined.contains(&id) && !self.active.contains(&id) => {
+                Some(id) if self.inlined.contains(&id) && !self.active.contains(&id) && self.inlining_fits(expr) => {
                     let Some(value) = self.value_of(id) else { return Json::Null };
                     self.active.push(id);
                     let scope = self.scope_for(id, scope);
@@ -433,6 +437,20 @@ impl<'m> Compiler<'m> {
         }
     }
 
+    /// Whether one more variable can be written out inside the ones being written; reports the
+    /// use at `expr` when not.
+    fn inlining_fits(&mut self, expr: &Expr) -> bool {
+        self.inlining_fits_at(expr.syntax().text_range())
+    }
+
+    fn inlining_fits_at(&mut self, at: TextRange) -> bool {
+        if self.active.len() < MAX_INLINED {
+            return true;
+        }
+        self.problem(at, format!("variables that use resources nest more than {MAX_INLINED} deep here: the compiler writes each out where it is used"));
+        false
+    }
+
     /// The loop-variable meanings to translate declaration `id`'s value with: `scope` when it
     /// already covers the loops around `id`, else the loops' own (`id` used from inside them).
     fn scope_for(&mut self, id: SymbolId, scope: &Scope) -> Scope {
@@ -443,7 +461,7 @@ impl<'m> Compiler<'m> {
 
     fn target(&self, expr: &Expr) -> Option<SymbolId> {
         let range = expr.ident()?.text_range();
-        self.model.uses.iter().find(|u| u.range == range)?.target
+        self.model.target_at(range)
     }
 
     /// `expr` as an ARM template expression (without the brackets).
@@ -633,7 +651,7 @@ impl<'m> Compiler<'m> {
             SymbolKind::Input { .. } => format!("parameters({})", arm_string(&symbol.name)),
             SymbolKind::Variable if !self.inlined.contains(&id) => format!("variables({})", arm_string(&symbol.name)),
             SymbolKind::Variable => {
-                if self.active.contains(&id) {
+                if self.active.contains(&id) || !self.inlining_fits_at(at) {
                     return "null()".to_owned();
                 }
                 let Some(value) = self.value_of(id) else { return "null()".to_owned() };

@@ -99,7 +99,7 @@ fn highlight(token: &SyntaxToken, model: &Model) -> Option<Highlight> {
                 (HighlightKind::Function, false, builtin)
             }
             NAME_REF => {
-                let target = model.uses.iter().find(|u| u.range == token.text_range()).and_then(|u| u.target);
+                let target = model.target_at(token.text_range());
                 match target.map(|t| &model.symbols[t].kind) {
                     Some(Kind::Resource { .. }) => (HighlightKind::Type, false, false),
                     _ => (HighlightKind::Element, false, false),
@@ -245,7 +245,7 @@ pub fn rename(model: &Model, offset: TextSize, new_name: &str) -> Result<Vec<(Te
     }
     // A declaration of the new name in a scope inside the symbol's would hide it there.
     for (scope_id, scope) in model.scopes.iter().enumerate() {
-        if scope.names.iter().any(|(n, _)| n == new_name) && is_inside(model, scope_id, symbol.scope) {
+        if scope.names.contains_key(new_name) && is_inside(model, scope_id, symbol.scope) {
             return Err(format!(
                 "`{new_name}` is declared in a loop inside this scope, where it would hide the renamed name"
             ));

@@ -14,7 +14,7 @@ use nacl_syntax::{
     },
     rowan::ast::AstNode,
 };
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The index of a symbol in [`Model::symbols`].
 pub type SymbolId = usize;
@@ -108,7 +108,7 @@ pub struct Scope {
     /// Where it is.
     pub range: TextRange,
     /// Its names, and the symbols declared with each (more than one is an error).
-    pub names: Vec<(String, Vec<SymbolId>)>,
+    pub names: BTreeMap<String, Vec<SymbolId>>,
     /// Every symbol declared in it, in order (outputs and unnamed loops included).
     pub symbols: Vec<SymbolId>,
 }
@@ -169,7 +169,7 @@ impl Model {
                 parent: None,
                 owner: None,
                 range: root.text_range(),
-                names: Vec::new(),
+                names: BTreeMap::new(),
                 symbols: Vec::new(),
             }],
             ..Model::default()
@@ -192,10 +192,7 @@ impl Model {
         let id = self.symbols.len();
         let scope = symbol.scope;
         if in_scope && !symbol.name.is_empty() {
-            match self.scopes[scope].names.iter_mut().find(|(n, _)| *n == symbol.name) {
-                Some((_, ids)) => ids.push(id),
-                None => self.scopes[scope].names.push((symbol.name.clone(), vec![id])),
-            }
+            self.scopes[scope].names.entry(symbol.name.clone()).or_default().push(id);
         }
         self.scopes[scope].symbols.push(id);
         self.symbols.push(symbol);
@@ -264,7 +261,7 @@ impl Model {
             parent: Some(scope),
             owner: None,
             range: body_range,
-            names: Vec::new(),
+            names: BTreeMap::new(),
             symbols: Vec::new(),
         });
         let name = l.loop_name();
@@ -361,14 +358,25 @@ impl Model {
             _ => return None,
         };
         let SymbolKind::Loop { body } = self.symbols[loop_id].kind else { return None };
-        let target = self.scopes[body].names.iter().find(|(n, _)| n == member.text())?.1.first().copied()?;
+        let target = self.scopes[body].names.get(member.text())?.first().copied()?;
         Some((member, target))
+    }
+
+    /// The use of a name exactly at `range` (uses are sorted by position).
+    pub fn use_at(&self, range: TextRange) -> Option<&Use> {
+        let i = self.uses.partition_point(|u| u.range.start() < range.start());
+        self.uses.get(i).filter(|u| u.range == range)
+    }
+
+    /// What the name used exactly at `range` resolves to.
+    pub fn target_at(&self, range: TextRange) -> Option<SymbolId> {
+        self.use_at(range)?.target
     }
 
     /// The symbol `name` means in `scope`: the innermost declaration of it.
     pub fn lookup(&self, mut scope: ScopeId, name: &str) -> Option<SymbolId> {
         loop {
-            if let Some((_, ids)) = self.scopes[scope].names.iter().find(|(n, _)| n == name) {
+            if let Some(ids) = self.scopes[scope].names.get(name) {
                 return ids.first().copied();
             }
             scope = self.scopes[scope].parent?;

@@ -205,6 +205,10 @@ pub fn input_type(name: &str) -> Option<Ty> {
     INPUT_TYPES.iter().find(|(n, _, _)| *n == name).map(|(_, ty, _)| *ty)
 }
 
+/// How many variables deep a type is followed through other variables; deeper is `Any`, so a
+/// long chain costs no stack.
+const MAX_CHAIN: usize = 64;
+
 /// Type checking over a model: the types of expressions, and the problems found on the way.
 pub struct Checker<'m> {
     model: &'m Model,
@@ -212,12 +216,14 @@ pub struct Checker<'m> {
     problems: Vec<Problem>,
     /// The symbols whose type is being inferred (a cycle's types are `Any`).
     active: Vec<SymbolId>,
+    /// The types of the variables and loop items inferred so far.
+    known: std::collections::HashMap<SymbolId, Ty>,
 }
 
 impl<'m> Checker<'m> {
     /// A checker of the file `root` with its model.
     pub fn new(model: &'m Model, root: SyntaxNode) -> Checker<'m> {
-        Checker { model, root, problems: Vec::new(), active: Vec::new() }
+        Checker { model, root, problems: Vec::new(), active: Vec::new(), known: std::collections::HashMap::new() }
     }
 
     /// Checks every declaration; the problems found.
@@ -287,6 +293,19 @@ impl<'m> Checker<'m> {
 
     /// The type of the symbol `id` when used by name.
     pub fn symbol_type(&mut self, id: SymbolId) -> Ty {
+        if let Some(&ty) = self.known.get(&id) {
+            return ty;
+        }
+        let depth = self.active.len();
+        let ty = self.infer_symbol_type(id);
+        // A type cut short by a cycle or the depth limit is not remembered.
+        if depth == 0 || ty != Ty::Any {
+            self.known.insert(id, ty);
+        }
+        ty
+    }
+
+    fn infer_symbol_type(&mut self, id: SymbolId) -> Ty {
         let symbol = &self.model.symbols[id];
         match &symbol.kind {
             SymbolKind::Input { ty } => input_type(ty).unwrap_or(Ty::Any),
@@ -297,7 +316,7 @@ impl<'m> Checker<'m> {
             SymbolKind::LoopItem { owner } => {
                 let owner = *owner;
                 let range = self.model.symbols[owner].range;
-                if self.active.contains(&id) {
+                if self.active.contains(&id) || self.active.len() >= MAX_CHAIN {
                     return Ty::Any;
                 }
                 self.active.push(id);
@@ -307,7 +326,7 @@ impl<'m> Checker<'m> {
                 if collection == Some(Ty::Object) { Ty::String } else { Ty::Any }
             }
             SymbolKind::Variable => {
-                if self.active.contains(&id) {
+                if self.active.contains(&id) || self.active.len() >= MAX_CHAIN {
                     return Ty::Any;
                 }
                 let Some(value) = self.expr_at(symbol.value) else { return Ty::Any };
@@ -361,7 +380,7 @@ impl<'m> Checker<'m> {
             }
             Expr::NameRef(n) => {
                 let range = n.text_range();
-                match self.model.uses.iter().find(|u| u.range == range).and_then(|u| u.target) {
+                match self.model.target_at(range) {
                     Some(id) => self.symbol_type(id),
                     None => Ty::Any,
                 }
@@ -481,7 +500,7 @@ impl<'m> Checker<'m> {
             Ty::LoopCopy(l) => {
                 let SymbolKind::Loop { body } = self.model.symbols[l].kind else { return Ty::Any };
                 let members = &self.model.scopes[body].names;
-                match members.iter().find(|(n, _)| n == name.text()).and_then(|(_, ids)| ids.first()) {
+                match members.get(name.text()).and_then(|ids| ids.first()) {
                     Some(&id) => self.symbol_type(id),
                     None => {
                         let known: Vec<String> = members
@@ -562,9 +581,7 @@ impl<'m> Checker<'m> {
                 }
             };
         }
-        if let Some(u) = self.model.uses.iter().find(|u| u.range == range)
-            && let Some(target) = u.target
-        {
+        if let Some(target) = self.model.target_at(range) {
             let what = self.model.symbols[target].kind.describe();
             self.problem(
                 AnalysisCode::UnknownFunction,

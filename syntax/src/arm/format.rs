@@ -73,9 +73,11 @@ impl Formatter<'_> {
                     }
                     LINE_COMMENT | BLOCK_COMMENT if newlines == 0 && (any || opened) => {
                         out.push(' ');
-                        out.push_str(t.text());
+                        out.push_str(t.text().trim_end());
                         continue;
                     }
+                    // A line comment runs to the end of its line, spaces there included.
+                    LINE_COMMENT => t.text().trim_end().to_owned(),
                     _ => t.text().to_owned(),
                 },
                 NodeOrToken::Node(n) => self.item(n, indent),

@@ -238,9 +238,10 @@ impl Parser<'_> {
                 Some(NEWLINE) => self.bump(),
                 Some(R_BRACE) if in_loop => break,
                 Some(_) if self.at_declaration() => {
+                    let errors = self.errors.len();
                     self.declaration();
                     if !self.at_declaration() {
-                        self.end_of_line("declaration");
+                        self.end_of_line("declaration", self.errors.len() > errors);
                     }
                 }
                 Some(_) => {
@@ -264,16 +265,20 @@ impl Parser<'_> {
         }
     }
 
-    /// After a declaration or a property: the line must end (or the enclosing `}` come).
-    fn end_of_line(&mut self, what: &str) {
+    /// After a declaration or a property: the line must end (or the enclosing `}` come). The rest
+    /// of the line is skipped, and reported unless the declaration or property already was.
+    fn end_of_line(&mut self, what: &str, reported: bool) {
         match self.current() {
             None | Some(NEWLINE | R_BRACE) => {}
             Some(_) => {
-                let found = self.describe_current();
-                self.error_here(
-                    ErrorCode::ExpectedNewline,
-                    format!("expected a line break after the {what}, found {found}"),
-                );
+                // A character no token starts with was reported by the lexer.
+                if !reported && !self.at(ERROR_TOKEN) {
+                    let found = self.describe_current();
+                    self.error_here(
+                        ErrorCode::ExpectedNewline,
+                        format!("expected a line break after the {what}, found {found}"),
+                    );
+                }
                 self.skip_line();
             }
         }
@@ -298,7 +303,7 @@ impl Parser<'_> {
             true
         } else {
             let found = self.describe_current();
-            self.error_here(ErrorCode::ExpectedName, format!("expected {what}, found {found}"));
+            self.missing(ErrorCode::ExpectedName, format!("expected {what}, found {found}"));
             false
         }
     }
@@ -328,7 +333,7 @@ impl Parser<'_> {
     fn colon_and_value(&mut self) {
         if !self.eat(COLON) && !self.at(L_BRACE) {
             let found = self.describe_current();
-            self.error_here(ErrorCode::ExpectedToken, format!("expected `:` and a value, found {found}"));
+            self.missing(ErrorCode::ExpectedToken, format!("expected `:` and a value, found {found}"));
             return;
         }
         self.expression_or_error("a value");
@@ -357,7 +362,7 @@ impl Parser<'_> {
                 }
             } else {
                 let found = self.describe_current();
-                self.error_here(
+                self.missing(
                     ErrorCode::InvalidResourceType,
                     format!("expected the resource's type and API version such as `'Microsoft.Network/virtualNetworks@2019-11-01'`, found {found}"),
                 );
@@ -388,10 +393,7 @@ impl Parser<'_> {
             self.complete(body, LOOP_BODY);
         } else {
             let found = self.describe_current();
-            self.error_here(
-                ErrorCode::ExpectedToken,
-                format!("expected `{{` and the loop's declarations, found {found}"),
-            );
+            self.missing(ErrorCode::ExpectedToken, format!("expected `{{` and the loop's declarations, found {found}"));
         }
         self.depth -= 1;
         self.complete(m, FOR_LOOP);
@@ -407,7 +409,7 @@ impl Parser<'_> {
         }
         if !self.at_keyword("in") {
             let found = self.describe_current();
-            self.error_here(ErrorCode::ExpectedToken, format!("expected `in` and the collection, found {found}"));
+            self.missing(ErrorCode::ExpectedToken, format!("expected `in` and the collection, found {found}"));
             return;
         }
         self.bump();
@@ -424,7 +426,7 @@ impl Parser<'_> {
         // The lexer has reported a character no token starts with.
         if self.expression().is_none() && !self.at(ERROR_TOKEN) {
             let found = self.describe_current();
-            self.error_here(ErrorCode::ExpectedExpression, format!("expected {what}, found {found}"));
+            self.missing(ErrorCode::ExpectedExpression, format!("expected {what}, found {found}"));
         }
     }
 
@@ -470,7 +472,7 @@ impl Parser<'_> {
             self.expression_or_error("the value when the condition is false");
         } else {
             let found = self.describe_current();
-            self.error_here(
+            self.missing(
                 ErrorCode::ExpectedToken,
                 format!("expected `:` and the value when the condition is false, found {found}"),
             );
@@ -488,7 +490,7 @@ impl Parser<'_> {
             self.bump();
             if self.binary(level + 1).is_none() {
                 let found = self.describe_current();
-                self.error_here(ErrorCode::ExpectedExpression, format!("expected an operand, found {found}"));
+                self.missing(ErrorCode::ExpectedExpression, format!("expected an operand, found {found}"));
             }
             left = self.complete(m, BINARY_EXPR);
         }
@@ -506,7 +508,7 @@ impl Parser<'_> {
                 self.depth += 1;
                 if self.unary().is_none() {
                     let found = self.describe_current();
-                    self.error_here(ErrorCode::ExpectedExpression, format!("expected an operand, found {found}"));
+                    self.missing(ErrorCode::ExpectedExpression, format!("expected an operand, found {found}"));
                 }
                 self.depth -= 1;
             }
@@ -526,7 +528,7 @@ impl Parser<'_> {
                         self.bump();
                     } else {
                         let found = self.describe_current();
-                        self.error_here(
+                        self.missing(
                             ErrorCode::ExpectedName,
                             format!("expected a property or member name after `.`, found {found}"),
                         );
@@ -566,7 +568,7 @@ impl Parser<'_> {
                 }
                 if p.expression().is_none() {
                     let found = p.describe_current();
-                    p.error_here(ErrorCode::ExpectedExpression, format!("expected an argument or `)`, found {found}"));
+                    p.missing(ErrorCode::ExpectedExpression, format!("expected an argument or `)`, found {found}"));
                     if !p.at(COMMA) {
                         break;
                     }
@@ -680,12 +682,13 @@ impl Parser<'_> {
                 }
                 Some(COMMA) => self.unexpected_comma("an object's properties"),
                 Some(IDENT | STRING_START | MULTILINE_STRING) => {
+                    let errors = self.errors.len();
                     self.property();
                     if self.at(COMMA) {
                         self.unexpected_comma("an object's properties");
                     }
                     if !matches!(self.current(), Some(IDENT | STRING_START | MULTILINE_STRING)) {
-                        self.end_of_line("property");
+                        self.end_of_line("property", self.errors.len() > errors);
                     }
                 }
                 Some(R_BRACK | R_PAREN | INTERP_END) => {
