@@ -221,7 +221,8 @@ pub fn prepare_rename(model: &Model, offset: TextSize) -> Result<(TextRange, Str
 }
 
 /// The edits renaming the symbol at `offset` to `new_name`, or why the rename is refused (not an
-/// identifier, a keyword, or a name that would clash with or be hidden by another).
+/// identifier, a keyword, or a name already seen where the symbol is declared or used, which the
+/// rename would make mean something else).
 pub fn rename(model: &Model, offset: TextSize, new_name: &str) -> Result<Vec<(TextRange, String)>, String> {
     let (id, _) = symbol_at(model, offset).ok_or("there is no declared name here")?;
     if !nacl_syntax::arm::lexer::is_identifier(new_name) {
@@ -243,31 +244,11 @@ pub fn rename(model: &Model, offset: TextSize, new_name: &str) -> Result<Vec<(Te
             return Err(format!("`{new_name}` is already {what} seen here: the rename would change what names mean"));
         }
     }
-    // A declaration of the new name in a scope inside the symbol's would hide it there.
-    for (scope_id, scope) in model.scopes.iter().enumerate() {
-        if scope.names.contains_key(new_name) && is_inside(model, scope_id, symbol.scope) {
-            return Err(format!(
-                "`{new_name}` is declared in a loop inside this scope, where it would hide the renamed name"
-            ));
-        }
-    }
     let mut edits: Vec<(TextRange, String)> =
         occurrences(model, offset, true).into_iter().map(|(r, _)| (r, new_name.to_owned())).collect();
     edits.sort_by_key(|(r, _)| r.start());
     edits.dedup();
     Ok(edits)
-}
-
-fn is_inside(model: &Model, mut scope: usize, outer: usize) -> bool {
-    loop {
-        if scope == outer {
-            return true;
-        }
-        match model.scopes[scope].parent {
-            Some(parent) => scope = parent,
-            None => return false,
-        }
-    }
 }
 
 /// The completions at `offset`: keywords where a declaration starts, input types after `input`,
@@ -342,7 +323,7 @@ pub fn completions(
         }
         return Completions { items, incomplete: false };
     }
-    if head == "input" || head.ends_with(" input") && head.split_whitespace().count() == 1 {
+    if head.trim_end() == "input" {
         for (name, ty, _) in INPUT_TYPES {
             items.push(item(name, CompletionKind::Type, Some(ty.name().to_owned()), (*name).to_owned(), false, 0));
         }

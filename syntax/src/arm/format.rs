@@ -82,6 +82,10 @@ impl Formatter<'_> {
                 },
                 NodeOrToken::Node(n) => self.item(n, indent),
             };
+            // A stray line break (a lone `\r`) is not an item.
+            if text.is_empty() {
+                continue;
+            }
             if any && newlines >= 2 {
                 out.push_str(self.newline);
             }
