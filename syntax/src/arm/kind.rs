@@ -145,3 +145,11 @@ impl SyntaxKind {
         matches!(self, INPUT_DECL | OUTPUT_DECL | VARIABLE_DECL | RESOURCE_DECL | FOR_LOOP)
     }
 }
+
+impl crate::base::cursor::CursorKind for SyntaxKind {
+    const NEWLINE: SyntaxKind = NEWLINE;
+
+    fn is_trivia_kind(self) -> bool {
+        self.is_trivia()
+    }
+}

@@ -2,6 +2,7 @@
 //! parse result, diagnostic codes and errors, text edits, and the fixture harness.
 
 pub(crate) mod builder;
+pub(crate) mod cursor;
 pub(crate) mod error;
 pub(crate) mod event;
 pub mod fixtures;

@@ -164,3 +164,11 @@ impl SyntaxKind {
         matches!(self, WHITESPACE | LINE_COMMENT | BLOCK_COMMENT)
     }
 }
+
+impl crate::base::cursor::CursorKind for SyntaxKind {
+    const NEWLINE: SyntaxKind = NEWLINE;
+
+    fn is_trivia_kind(self) -> bool {
+        self.is_trivia()
+    }
+}

@@ -9,37 +9,30 @@
 use super::{
     ErrorCode,
     SyntaxKind::{self, *},
-    lexer::{Lexed, Token},
+    lexer::Lexed,
 };
 use crate::{
     SyntaxError,
-    base::event::{CompletedMarker, Events, Marker},
+    base::{
+        cursor::Cursor,
+        event::{CompletedMarker, Marker},
+    },
 };
-use rowan::{GreenNode, TextRange, TextSize};
+use rowan::{GreenNode, TextRange};
 
 /// How deeply expressions and blocks may nest before the parser stops descending.
 pub const MAX_NESTING: u32 = 256;
 
 /// Parses lexed text into a green tree and the parser's errors (lexical errors not included).
 pub(crate) fn parse_tokens(text: &str, lexed: &Lexed) -> (GreenNode, Vec<SyntaxError>) {
-    let starts = crate::base::token_starts(lexed.tokens.iter().map(|t| t.len));
-    let mut p = Parser {
-        text,
-        tokens: &lexed.tokens,
-        starts,
-        pos: 0,
-        events: Events::with_capacity(lexed.tokens.len()),
-        errors: Vec::new(),
-        newlines: vec![true],
-        depth: 0,
-    };
+    let mut p = Parser(Cursor::new(text, &lexed.tokens));
     // The root starts before any leading trivia, so that the whole text is inside it.
     let root = p.events.start();
     p.body_items(BodyEnd::File);
     p.skip_trivia_all();
     root.complete(&mut p.events, SOURCE_FILE);
-    let green = p.events.build(text, SOURCE_FILE, ERROR_TOKEN);
-    (green, p.errors)
+    let green = std::mem::take(&mut p.events).build(text, SOURCE_FILE, ERROR_TOKEN);
+    (green, std::mem::take(&mut p.errors))
 }
 
 /// What ends a body.
@@ -49,147 +42,28 @@ enum BodyEnd {
     Brace,
 }
 
-struct Parser<'t> {
-    text: &'t str,
-    tokens: &'t [Token],
-    /// Start offset of every token, plus the end of the text.
-    starts: Vec<u32>,
-    pos: usize,
-    events: Events,
-    errors: Vec<SyntaxError>,
-    /// Whether line breaks are significant, innermost last.
-    newlines: Vec<bool>,
-    depth: u32,
+/// The grammar: the shared cursor, and this language's rules in the methods below.
+struct Parser<'t>(Cursor<'t, SyntaxKind>);
+
+impl<'t> std::ops::Deref for Parser<'t> {
+    type Target = Cursor<'t, SyntaxKind>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Parser<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
 }
 
 impl Parser<'_> {
     // ---- Tokens ---------------------------------------------------------------------------
 
-    fn newlines_significant(&self) -> bool {
-        self.newlines.last().copied().unwrap_or(true)
-    }
-
-    fn is_skipped(&self, kind: SyntaxKind) -> bool {
-        kind.is_trivia() || (kind == NEWLINE && !self.newlines_significant())
-    }
-
-    /// The index of the `n`th token from here that is not skipped.
-    fn nth_index(&self, n: usize) -> usize {
-        let mut seen = 0;
-        let mut i = self.pos;
-        while i < self.tokens.len() {
-            if !self.is_skipped(self.tokens[i].kind) {
-                if seen == n {
-                    return i;
-                }
-                seen += 1;
-            }
-            i += 1;
-        }
-        self.tokens.len()
-    }
-
-    /// The kind of the `n`th significant token from here; `None` at the end.
-    fn nth(&self, n: usize) -> Option<SyntaxKind> {
-        self.tokens.get(self.nth_index(n)).map(|t| t.kind)
-    }
-
-    fn current(&self) -> Option<SyntaxKind> {
-        self.nth(0)
-    }
-
-    fn at(&self, kind: SyntaxKind) -> bool {
-        self.current() == Some(kind)
-    }
-
-    fn text_of(&self, index: usize) -> &str {
-        match (self.starts.get(index), self.starts.get(index + 1)) {
-            (Some(&s), Some(&e)) => &self.text[s as usize..e as usize],
-            _ => "",
-        }
-    }
-
-    /// The text of the `n`th significant token from here.
-    fn nth_text(&self, n: usize) -> &str {
-        self.text_of(self.nth_index(n))
-    }
-
     fn at_keyword(&self, keyword: &str) -> bool {
         self.at(IDENT) && self.nth_text(0) == keyword
-    }
-
-    /// The range of the current significant token (empty at the end of the text).
-    fn current_range(&self) -> TextRange {
-        let i = self.nth_index(0);
-        let start = self.starts.get(i).copied().unwrap_or(self.text.len() as u32);
-        let end = self.starts.get(i + 1).copied().unwrap_or(start);
-        TextRange::new(TextSize::from(start), TextSize::from(end))
-    }
-
-    /// Emits the skipped tokens before the next significant one.
-    fn skip_trivia(&mut self) {
-        while let Some(token) = self.tokens.get(self.pos) {
-            if !self.is_skipped(token.kind) {
-                break;
-            }
-            self.events.token(token.kind, token.len);
-            self.pos += 1;
-        }
-    }
-
-    /// Emits every remaining token that is trivia or a line break.
-    fn skip_trivia_all(&mut self) {
-        self.newlines.push(false);
-        self.skip_trivia();
-        self.newlines.pop();
-    }
-
-    fn start(&mut self) -> Marker {
-        self.skip_trivia();
-        self.events.start()
-    }
-
-    /// Consumes the current significant token.
-    fn bump(&mut self) {
-        self.skip_trivia();
-        if let Some(token) = self.tokens.get(self.pos) {
-            self.events.token(token.kind, token.len);
-            self.pos += 1;
-        }
-    }
-
-    fn eat(&mut self, kind: SyntaxKind) -> bool {
-        if self.at(kind) {
-            self.bump();
-            true
-        } else {
-            false
-        }
-    }
-
-    fn complete(&mut self, marker: Marker, kind: SyntaxKind) -> CompletedMarker {
-        marker.complete(&mut self.events, kind)
-    }
-
-    fn error(&mut self, code: ErrorCode, range: TextRange, message: impl Into<String>) {
-        // One error per position: a cascade at the same place says nothing new.
-        if self.errors.last().is_some_and(|e| e.range.start() == range.start()) {
-            return;
-        }
-        self.errors.push(SyntaxError::new(code, range, message));
-    }
-
-    fn error_here(&mut self, code: ErrorCode, message: impl Into<String>) {
-        let range = self.current_range();
-        self.error(code, range, message);
-    }
-
-    fn describe_current(&self) -> String {
-        match self.current() {
-            None => "the end of the file".to_owned(),
-            Some(NEWLINE) => "the end of the line".to_owned(),
-            Some(_) => format!("`{}`", self.nth_text(0).trim_end()),
-        }
     }
 
     /// Runs `f` with line breaks significant or not.
