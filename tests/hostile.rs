@@ -435,24 +435,7 @@ fn hostile_hcl_files_get_diagnostics_not_crashes() {
 #[test]
 fn hcldec_refuses_fifos_links_and_specs_outside_the_workspace() {
     let dir = scratch("hcldec");
-    let run = |args: &[&str]| {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nacl-ls"))
-            .arg("hcldec")
-            .args(args)
-            .current_dir(&dir)
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("nacl-ls runs");
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-        while child.try_wait().expect("wait").is_none() {
-            assert!(std::time::Instant::now() < deadline, "nacl-ls hcldec hung on {args:?}");
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-        let output = child.wait_with_output().expect("output");
-        (output.status.code().unwrap_or(-1), String::from_utf8_lossy(&output.stderr).into_owned())
-    };
+    let run = |args: &[&str]| run_bounded(&dir, &[&["hcldec"], args].concat());
     std::fs::write(dir.join("spec.hcldec"), "object {\n  attr \"a\" {\n    type = string\n  }\n}\n").expect("write");
     std::fs::write(dir.join("in.hcl"), "a = \"x\"\n").expect("write");
     let status = std::process::Command::new("mkfifo").arg(dir.join("fifo.hcldec")).status().expect("mkfifo runs");
@@ -483,24 +466,7 @@ fn hcldec_refuses_fifos_links_and_specs_outside_the_workspace() {
 #[test]
 fn arm_build_refuses_fifos_and_links_and_survives_deep_and_long_input() {
     let dir = scratch("arm");
-    let run = |args: &[&str]| {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nacl-ls"))
-            .args(["arm", "build"])
-            .args(args)
-            .current_dir(&dir)
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .expect("nacl-ls runs");
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-        while child.try_wait().expect("wait").is_none() {
-            assert!(std::time::Instant::now() < deadline, "nacl-ls arm build hung on {args:?}");
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-        let output = child.wait_with_output().expect("output");
-        (output.status.code().unwrap_or(-1), String::from_utf8_lossy(&output.stderr).into_owned())
-    };
+    let run = |args: &[&str]| run_bounded(&dir, &[&["arm", "build"], args].concat());
     std::fs::write(dir.join("main.arm"), "resource azrm 'T@1' r: {\n  name: 'r'\n}\n").expect("write");
     let status = std::process::Command::new("mkfifo").arg(dir.join("fifo.arm")).status().expect("mkfifo runs");
     assert!(status.success());
@@ -530,4 +496,24 @@ fn arm_build_refuses_fifos_and_links_and_survives_deep_and_long_input() {
     assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("A0208") && stderr.contains("E0810"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs `nacl-ls ARGS` in `dir` with stdin closed; its exit code and stderr. A run over 20 seconds
+/// fails the test as a hang.
+fn run_bounded(dir: &std::path::Path, args: &[&str]) -> (i32, String) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nacl-ls"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("nacl-ls runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while child.try_wait().expect("wait").is_none() {
+        assert!(std::time::Instant::now() < deadline, "nacl-ls hung on {args:?}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().expect("output");
+    (output.status.code().unwrap_or(-1), String::from_utf8_lossy(&output.stderr).into_owned())
 }
