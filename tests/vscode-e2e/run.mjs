@@ -403,6 +403,8 @@ try {
   });
 
   await run("an ARMLang file: its language, a squiggle, the dependency lens, and Show ARM Template", async () => {
+    // The decoded JSON opened a second editor group: one group again, so one tab is active.
+    await command("View: Join All Editor Groups");
     await quickOpen("network.arm");
     await waitFor("the ARMLang language mode", async () =>
       (await page.locator('[id="status.editor.mode"]').textContent())?.includes("ARMLang"),
