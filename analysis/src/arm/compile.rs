@@ -378,12 +378,16 @@ impl<'m> Compiler<'m> {
             ));
         }
         out.extend(rest);
+        // A resource in the same loops depends on the same copy (the one `copyIndex()` names);
+        // one in other loops on all of its loop's copies.
+        let loops = self.model.enclosing_loops(id);
         let depends: BTreeSet<String> = self
             .model
             .resource_dependencies(id, &self.deps)
             .into_iter()
             .filter(|&d| d != id)
             .map(|d| match self.copy_names.get(&d) {
+                Some(_) if self.model.enclosing_loops(d) == loops => format!("[{}]", self.resource_id(d, &scope)),
                 Some(copy) => copy.clone(),
                 None => format!("[{}]", self.resource_id(d, &Scope::new())),
             })

@@ -126,6 +126,9 @@ pub struct Use {
     pub scope: ScopeId,
     /// What it resolves to.
     pub target: Option<SymbolId>,
+    /// Whether the declaration holding it depends on the target: not for the loop named in
+    /// `loop[i].member`, which depends on the member alone.
+    pub dependency: bool,
 }
 
 /// A problem the model finds, with other places in the same file that take part.
@@ -311,6 +314,8 @@ impl Model {
 
     /// Records the names used in `node` (an expression of `from`'s declaration, read in `scope`).
     fn collect_uses(&mut self, node: &SyntaxNode, scope: ScopeId, from: SymbolId) {
+        // The names of loops read through `loop[i].member` (the member is the dependency).
+        let mut through_member: std::collections::HashSet<TextRange> = std::collections::HashSet::new();
         for n in node.descendants() {
             match n.kind() {
                 SyntaxKind::NAME_REF => {
@@ -321,23 +326,25 @@ impl Model {
                     if called && target.is_none() {
                         continue;
                     }
-                    self.uses.push(Use {
-                        range: token.text_range(),
-                        name: token.text().to_owned(),
-                        from,
-                        scope,
-                        target,
-                    });
+                    let range = token.text_range();
+                    let dependency = !through_member.contains(&range);
+                    self.uses.push(Use { range, name: token.text().to_owned(), from, scope, target, dependency });
                 }
                 SyntaxKind::PROPERTY_ACCESS => {
                     // `loop[i].member`: the member is a name of the loop's body.
                     if let Some((member, target)) = self.loop_member(&n, scope) {
+                        if let Some(base) = loop_name_of(&n) {
+                            through_member.insert(base);
+                        }
+                        let range = member.text_range();
+                        let dependency = !through_member.contains(&range);
                         self.uses.push(Use {
-                            range: member.text_range(),
+                            range,
                             name: member.text().to_owned(),
                             from,
                             scope,
                             target: Some(target),
+                            dependency,
                         });
                     }
                 }
@@ -479,7 +486,7 @@ impl Model {
     /// declares on the loop's item (for how many copies there are).
     pub fn dependencies(&self) -> Vec<BTreeSet<SymbolId>> {
         let mut deps = vec![BTreeSet::new(); self.symbols.len()];
-        for u in &self.uses {
+        for u in self.uses.iter().filter(|u| u.dependency) {
             if let Some(target) = u.target {
                 deps[u.from].insert(target);
             }
@@ -585,6 +592,15 @@ impl Model {
         }
         symbol.name.clone()
     }
+}
+
+/// In `loop[i].member` (`node`), where the loop is named: the loop's name, or for a nested
+/// `outer[i].inner[j].member` the inner loop's member name.
+fn loop_name_of(node: &SyntaxNode) -> Option<TextRange> {
+    let access = Expr::cast(node.clone())?;
+    let Some(Expr::IndexAccess(index)) = access.operands().into_iter().next() else { return None };
+    let base = Expr::cast(index)?.operands().into_iter().next()?;
+    base.ident().map(|t| t.text_range())
 }
 
 /// The outermost expression of `root` whose range is exactly `range` (a declaration's value).
