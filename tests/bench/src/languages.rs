@@ -1,5 +1,6 @@
 //! NaCl and HCL side by side: parse and format throughput of each language as ratios to reading its
-//! files, taken in one run so the two compare on one machine under one load. Each figure is the best
+//! files, taken in one run so the two compare on one machine under one load; then hcldec decoding
+//! and ARMLang's checking and compiling, each as a ratio to parsing. Each figure is the best
 //! of several passes over the files (the HCL corpus is small), so a noisy moment does not decide it.
 
 use crate::throughput::{self, Rate};
@@ -55,6 +56,48 @@ pub fn run() {
     row("parse, 1 thread, MB/s (x read)", &|c| ratio(c.parse, c.read));
     row("format, 1 thread, MB/s (x read)", &|c| ratio(c.format, c.read));
     decoding();
+    armlang();
+}
+
+/// ARMLang: parsing, checking (scopes, dependencies, types and what the compiler cannot translate)
+/// and compiling to a template, over the build fixtures of `analysis/test_data/arm/build` (the
+/// document's examples among them), each as a ratio to parsing the same files.
+fn armlang() {
+    use nacl_analysis::arm::{self, model::Model};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../analysis/test_data/arm/build");
+    let files = nacl_syntax::fixtures::files(&dir, "arm");
+    let texts = crate::read_all(&files);
+    let bytes: u64 = texts.iter().map(|t| t.len() as u64).sum();
+    let repeat = PASS_BYTES.div_ceil(bytes.max(1)) as usize / 10;
+    let best = |work: &dyn Fn(&str)| {
+        best_of(bytes * repeat as u64, &|| {
+            for _ in 0..repeat {
+                texts.iter().for_each(|t| work(t));
+            }
+        })
+    };
+    let parse = best(&|t| {
+        std::hint::black_box(nacl_syntax::arm::parse(t).errors().len());
+    });
+    let check = best(&|t| {
+        let root = nacl_syntax::arm::parse(t).syntax();
+        std::hint::black_box(arm::semantic_problems(&root, &Model::build(&root)).len());
+    });
+    let build = best(&|t| {
+        std::hint::black_box(arm::build_template(t, &dir).map(|j| j.len()).unwrap_or_default());
+    });
+    println!();
+    println!(
+        "| ARMLang ({} files, {:.1} KB: analysis/test_data/arm/build) | MB/s, 1 thread |",
+        files.len(),
+        bytes as f64 / 1e3
+    );
+    println!("|---|---|");
+    println!("| parse | {:.1} |", parse.mb_per_s());
+    let of_parse =
+        |rate: Rate| format!("{:.1} ({:.3}x parse)", rate.mb_per_s(), rate.mb_per_s() / parse.mb_per_s().max(1e-9));
+    println!("| parse and check | {} |", of_parse(check));
+    println!("| parse, check and build the template | {} |", of_parse(build));
 }
 
 /// Decoding with hcldec specs: the corpus's Packer templates and Nomad Pack files with the specs of
