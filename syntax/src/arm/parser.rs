@@ -584,7 +584,15 @@ impl Parser<'_> {
                 Some(_) => {
                     let found = self.describe_current();
                     self.error_here(ErrorCode::ExpectedName, format!("expected a property's key, found {found}"));
+                    let before = self.nth_index(0);
                     self.skip_line();
+                    // Inside brackets the line break `skip_line` stops at is not what this loop
+                    // sees: take the token, so the loop always moves on.
+                    if self.nth_index(0) == before {
+                        let m = self.start();
+                        self.bump();
+                        self.complete(m, ERROR);
+                    }
                 }
             }
         }
