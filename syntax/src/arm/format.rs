@@ -213,6 +213,8 @@ impl Formatter<'_> {
                 NodeOrToken::Node(n) => out.push_str(&n.text().to_string()),
             }
         }
+        // An operator whose operand is missing (reported by the parser) ends the text.
+        out.truncate(out.trim_end().len());
         out
     }
 }
