@@ -7,9 +7,15 @@ use crate::elem_id::{CONFIG_NAME, ElemId, IdType, VARIABLES_NAMESPACE};
 use nacl_syntax::TextRange;
 use nacl_syntax::nacl::{
     Parse,
-    ast::{AstNodeExt, Attribute, Block, BodyItem, Call, LiteralValue, StringPart, TopLevelKind, Value as AstValue},
+    SyntaxKind::{
+        ARG_LIST, ATTRIBUTE, BLOCK, BODY, CALL, ESCAPE, IDENT, KEY, LABEL, LIST, LITERAL, MULTILINE_STRING, NUMBER,
+        OBJECT, REFERENCE, STRING, STRING_TEXT, TEMPLATE,
+    },
+    ast::TopLevelKind,
+    green::GNode,
 };
-use std::sync::Arc;
+use nacl_syntax::rowan::NodeOrToken;
+use std::{borrow::Cow, sync::Arc};
 
 /// A value as written, with where it is.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -183,15 +189,16 @@ pub fn value_at<'a>(entries: &'a [Entry], path: &[impl AsRef<str>]) -> Option<(&
 }
 
 /// The fragments a parsed file defines, in order. Blocks whose header is malformed (reported by
-/// the parser) define nothing.
+/// the parser) define nothing. Reads the green tree (no red cursors are built), so a
+/// workspace-wide pass allocates little beyond the fragments themselves.
 pub fn fragments(parse: &Parse) -> Vec<Fragment> {
     let mut out = Vec::new();
-    for block in parse.tree().blocks() {
-        let labels = block.label_texts();
-        let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
-        let Some(header_range) = header_range(&block) else { continue };
-        match (block.top_level_kind(), labels.as_slice()) {
-            (TopLevelKind::Vars, _) => out.extend(variables(&block)),
+    for block in GNode::root(parse.green()).nodes(BLOCK) {
+        let labels: Vec<Cow<'_, str>> = block.nodes(LABEL).map(GNode::name_text).collect();
+        let labels: Vec<&str> = labels.iter().map(|l| &**l).collect();
+        let Some(header_range) = header_range(block) else { continue };
+        match (TopLevelKind::of_labels(&labels), labels.as_slice()) {
+            (TopLevelKind::Vars, _) => out.extend(variables(block)),
             (TopLevelKind::Type | TopLevelKind::SettingsType, [keyword, name, rest @ ..]) => {
                 let Some(id) = type_id(name) else { continue };
                 let settings = *keyword == "settings";
@@ -204,7 +211,7 @@ pub fn fragments(parse: &Parse) -> Vec<Fragment> {
                     ["is", meta] if meta.contains('.') => FragmentKind::Object { settings, meta: Some((*meta).into()) },
                     _ => FragmentKind::Primitive(Primitive::Unknown),
                 };
-                out.push(type_fragment(&block, id, kind, header_range));
+                out.push(type_fragment(block, id, kind, header_range));
             }
             (TopLevelKind::Instance | TopLevelKind::SettingsInstance, [type_name, name @ ..]) => {
                 let Some(type_id) = type_id(type_name) else { continue };
@@ -215,13 +222,13 @@ pub fn fragments(parse: &Parse) -> Vec<Fragment> {
                     id_type: IdType::Instance,
                     name_parts: vec![name.to_owned()],
                 };
-                let values = block.body().map(|b| entries(b.attributes())).unwrap_or_default();
+                let values = block.node(BODY).map(|b| entries(b.nodes(ATTRIBUTE))).unwrap_or_default();
                 out.push(Fragment {
                     id,
                     kind: FragmentKind::Instance,
-                    range: block.syntax().text_range(),
+                    range: block.range(),
                     header_range,
-                    type_range: block.labels().next().map(|l| l.syntax().text_range()),
+                    type_range: block.node(LABEL).map(GNode::range),
                     annotation_types: Vec::new(),
                     fields: Vec::new(),
                     values,
@@ -239,69 +246,72 @@ fn type_id(name: &str) -> Option<ElemId> {
     (id.id_type == IdType::Type && id.name_parts.is_empty()).then_some(id)
 }
 
-fn header_range(block: &Block) -> Option<TextRange> {
-    let mut labels = block.labels();
-    let first = labels.next()?.syntax().text_range();
-    Some(labels.last().map_or(first, |last| first.cover(last.syntax().text_range())))
+fn header_range(block: GNode<'_>) -> Option<TextRange> {
+    let mut labels = block.nodes(LABEL);
+    let first = labels.next()?.range();
+    Some(labels.last().map_or(first, |last| first.cover(last.range())))
 }
 
-fn type_fragment(block: &Block, id: ElemId, kind: FragmentKind, header_range: TextRange) -> Fragment {
+fn type_fragment(block: GNode<'_>, id: ElemId, kind: FragmentKind, header_range: TextRange) -> Fragment {
     let mut fragment = Fragment {
         id,
         kind,
-        range: block.syntax().text_range(),
+        range: block.range(),
         header_range,
         type_range: None,
         annotation_types: Vec::new(),
         fields: Vec::new(),
         values: Vec::new(),
     };
-    let Some(body) = block.body() else { return fragment };
+    let Some(body) = block.node(BODY) else { return fragment };
     let mut seen_annotations = false;
-    for item in body.items() {
-        match item {
-            BodyItem::Attribute(attribute) => fragment.values.extend(entry(&attribute)),
-            BodyItem::Block(nested) => {
-                let labels = nested.label_texts();
-                if labels == ["annotations"] {
+    for item in body.children().filter_map(NodeOrToken::into_node) {
+        match item.kind() {
+            ATTRIBUTE => fragment.values.extend(entry(item)),
+            BLOCK => {
+                let mut labels = item.nodes(LABEL);
+                let annotations =
+                    labels.next().is_some_and(|l| l.name_text() == "annotations") && labels.next().is_none();
+                if annotations {
                     // Only the first annotations block counts (the parser reports the others).
                     if !std::mem::replace(&mut seen_annotations, true) {
-                        let declared = nested.body().into_iter().flat_map(|b| b.blocks().filter_map(|d| field_def(&d)));
+                        let declared = item.node(BODY).into_iter().flat_map(|b| b.nodes(BLOCK).filter_map(field_def));
                         fragment.annotation_types.extend(declared);
                     }
-                } else if let Some(field) = field_def(&nested) {
+                } else if let Some(field) = field_def(item) {
                     // The parser reports a field defined twice in one block; the first is kept.
                     if !fragment.fields.iter().any(|f| f.name == field.name) {
                         fragment.fields.push(field);
                     }
                 }
             }
+            _ => {}
         }
     }
     fragment
 }
 
-fn field_def(block: &Block) -> Option<FieldDef> {
-    let mut labels = block.labels();
+fn field_def(block: GNode<'_>) -> Option<FieldDef> {
+    let mut labels = block.nodes(LABEL);
     let (type_label, name_label) = (labels.next()?, labels.next()?);
     if labels.next().is_some() {
         return None;
     }
     Some(FieldDef {
-        name: name_label.text().as_ref().into(),
-        type_name: type_label.text().as_ref().into(),
-        range: block.syntax().text_range(),
-        name_range: name_label.syntax().text_range(),
-        type_range: type_label.syntax().text_range(),
-        annotations: block.body().map(|b| entries(b.attributes())).unwrap_or_default(),
+        name: (*name_label.name_text()).into(),
+        type_name: (*type_label.name_text()).into(),
+        range: block.range(),
+        name_range: name_label.range(),
+        type_range: type_label.range(),
+        annotations: block.node(BODY).map(|b| entries(b.nodes(ATTRIBUTE))).unwrap_or_default(),
     })
 }
 
-fn variables(block: &Block) -> Vec<Fragment> {
-    let Some(body) = block.body() else { return Vec::new() };
-    body.attributes()
+fn variables(block: GNode<'_>) -> Vec<Fragment> {
+    let Some(body) = block.node(BODY) else { return Vec::new() };
+    body.nodes(ATTRIBUTE)
         .filter_map(|attribute| {
-            let entry = entry(&attribute)?;
+            let entry = entry(attribute)?;
             Some(Fragment {
                 id: ElemId {
                     adapter: VARIABLES_NAMESPACE.to_owned(),
@@ -310,7 +320,7 @@ fn variables(block: &Block) -> Vec<Fragment> {
                     name_parts: Vec::new(),
                 },
                 kind: FragmentKind::Variable,
-                range: attribute.syntax().text_range(),
+                range: attribute.range(),
                 header_range: entry.key_range,
                 type_range: None,
                 annotation_types: Vec::new(),
@@ -322,55 +332,66 @@ fn variables(block: &Block) -> Vec<Fragment> {
 }
 
 /// The entries of a body or object; a key set twice keeps its first value (the parser reports it).
-fn entries(attributes: impl Iterator<Item = Attribute>) -> Vec<Entry> {
+fn entries<'a>(attributes: impl Iterator<Item = GNode<'a>>) -> Vec<Entry> {
+    /// Up to this many entries a scan finds a repeated key faster than a set.
+    const SCAN_LIMIT: usize = 16;
     let mut out: Vec<Entry> = Vec::new();
-    for entry in attributes.filter_map(|a| entry(&a)) {
-        if !out.iter().any(|e| e.key == entry.key) {
-            out.push(entry);
+    let mut seen: Option<std::collections::HashSet<Arc<str>>> = None;
+    for entry in attributes.filter_map(entry) {
+        if out.len() < SCAN_LIMIT {
+            if out.iter().any(|e| e.key == entry.key) {
+                continue;
+            }
+        } else {
+            let seen = seen.get_or_insert_with(|| out.iter().map(|e| e.key.clone()).collect());
+            if !seen.insert(entry.key.clone()) {
+                continue;
+            }
         }
+        out.push(entry);
     }
     out
 }
 
-fn entry(attribute: &Attribute) -> Option<Entry> {
-    let key = attribute.key()?;
+fn entry(attribute: GNode<'_>) -> Option<Entry> {
+    let key = attribute.node(KEY)?;
     let value = match attribute.value() {
-        Some(value) => value_of(&value),
-        None => Value { kind: ValueKind::Invalid, range: TextRange::empty(attribute.syntax().text_range().end()) },
+        Some(value) => value_of(value),
+        None => Value { kind: ValueKind::Invalid, range: TextRange::empty(attribute.range().end()) },
     };
-    Some(Entry { key: key.text().as_ref().into(), key_range: key.syntax().text_range(), value })
+    Some(Entry { key: (*key.name_text()).into(), key_range: key.range(), value })
 }
 
-fn value_of(value: &AstValue) -> Value {
-    let range = value.syntax().text_range();
-    let kind = match value {
-        AstValue::String(s) => string_kind(s.parts(), false, || s.value()),
-        AstValue::Multiline(s) => string_kind(s.parts(), true, || s.value()),
-        AstValue::Literal(l) => match l.value() {
-            Some(LiteralValue::Bool(b)) => ValueKind::Bool(b),
-            Some(LiteralValue::Number(n)) => ValueKind::Number(n.into()),
+fn value_of(value: GNode<'_>) -> Value {
+    let kind = match value.kind() {
+        STRING => string_kind(value, false),
+        MULTILINE_STRING => string_kind(value, true),
+        LITERAL => {
+            let token = value.children().filter_map(NodeOrToken::into_token).find(|t| !t.kind().is_trivia());
+            match token.map(|t| (t.kind(), t.text())) {
+                Some((IDENT, "true")) => ValueKind::Bool(true),
+                Some((IDENT, "false")) => ValueKind::Bool(false),
+                Some((NUMBER, text)) => ValueKind::Number(text.into()),
+                _ => ValueKind::Invalid,
+            }
+        }
+        REFERENCE => match value.token(IDENT) {
+            Some(id) => ValueKind::Reference(Reference { text: id.text().into(), range: id.range() }),
             None => ValueKind::Invalid,
         },
-        AstValue::Reference(r) => match r.id() {
-            Some(id) => ValueKind::Reference(Reference { text: id.text().into(), range: id.text_range() }),
-            None => ValueKind::Invalid,
-        },
-        AstValue::List(l) => ValueKind::List(l.items().map(|v| value_of(&v)).collect()),
-        AstValue::Object(o) => ValueKind::Object(entries(o.attributes())),
-        AstValue::Call(c) => call_kind(c),
+        LIST => ValueKind::List(value.values().map(value_of).collect()),
+        OBJECT => ValueKind::Object(entries(value.nodes(ATTRIBUTE))),
+        CALL => call_kind(value),
+        _ => ValueKind::Invalid,
     };
-    Value { kind, range }
+    Value { kind, range: value.range() }
 }
 
 /// A string's value: plain text, or a template when it holds references.
-fn string_kind(
-    parts: impl Iterator<Item = StringPart>,
-    multiline: bool,
-    decoded: impl FnOnce() -> String,
-) -> ValueKind {
-    let parts: Vec<StringPart> = parts.collect();
-    if !parts.iter().any(|p| matches!(p, StringPart::Template(_))) {
-        return ValueKind::String(decoded().into());
+fn string_kind(string: GNode<'_>, multiline: bool) -> ValueKind {
+    if !string.has_templates() {
+        let text = if multiline { string.multiline_value() } else { string.string_value() };
+        return ValueKind::String(text.into());
     }
     // Rebuild the literal text between references with the same decoding as the whole string.
     let mut out = Vec::new();
@@ -382,31 +403,37 @@ fn string_kind(
             out.push(TemplatePart::Text(piece.into()));
         }
     };
-    for part in parts {
+    for part in string.children() {
         match part {
-            StringPart::Text(t) | StringPart::Escape(t) if multiline => text.push_multiline_piece(t.kind(), t.text()),
-            StringPart::Text(t) | StringPart::Escape(t) => text.push_string_piece(t.kind(), t.text()),
-            StringPart::Template(template) => {
-                flush(&mut text, &mut out, false);
-                if let Some(id) = template.id() {
-                    out.push(TemplatePart::Reference(Reference { text: id.text().into(), range: id.text_range() }));
+            NodeOrToken::Token(t) if matches!(t.kind(), STRING_TEXT | ESCAPE) => {
+                if multiline {
+                    text.push_multiline_piece(t.kind(), t.text());
+                } else {
+                    text.push_string_piece(t.kind(), t.text());
                 }
             }
+            NodeOrToken::Node(template) if template.kind() == TEMPLATE => {
+                flush(&mut text, &mut out, false);
+                if let Some(id) = template.token(IDENT) {
+                    out.push(TemplatePart::Reference(Reference { text: id.text().into(), range: id.range() }));
+                }
+            }
+            _ => {}
         }
     }
     flush(&mut text, &mut out, true);
     ValueKind::Template(out)
 }
 
-fn call_kind(call: &Call) -> ValueKind {
+fn call_kind(call: GNode<'_>) -> ValueKind {
     let strings: Vec<Arc<str>> = call
-        .args()
-        .filter_map(|a| match a {
-            AstValue::String(s) => Some(s.value().into()),
-            _ => None,
-        })
+        .node(ARG_LIST)
+        .into_iter()
+        .flat_map(|args| args.values())
+        .filter(|a| a.kind() == STRING)
+        .map(|s| s.string_value().into())
         .collect();
-    match (call.name().as_ref().map(|n| n.text()), strings.as_slice()) {
+    match (call.token(IDENT).map(|n| n.text()), strings.as_slice()) {
         (Some("file"), [path]) => ValueKind::File { path: path.clone(), encoding: None },
         (Some("file"), [path, encoding]) => ValueKind::File { path: path.clone(), encoding: Some(encoding.clone()) },
         // Unknown functions and bad arguments were reported by the parser.

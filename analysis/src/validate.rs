@@ -298,7 +298,7 @@ impl Checker<'_> {
                 }
                 // An instance's annotations (`_parent`, ...) are not values of its type.
                 None if info.closed && !(path.len() == 1 && INSTANCE_ANNOTATIONS.contains(&&*entry.key)) => {
-                    let at = if path.len() == 1 { String::new() } else { format!(" (at `{}`)", shown_path(path)) };
+                    let at = if path.len() == 1 { String::new() } else { format!(" (at `{}`)", ShownPath(path)) };
                     out.push(warning(
                         AnalysisCode::AdditionalProperty,
                         entry.key_range,
@@ -327,7 +327,7 @@ impl Checker<'_> {
         if path.len() > MAX_DEPTH {
             return;
         }
-        let key = shown_path(path);
+        let key = ShownPath(path);
         if let Some(inner) = container_inner(type_name) {
             if type_name.starts_with("Map<") {
                 // A map's keys are free; each value is of its inner type.
@@ -394,7 +394,7 @@ impl Checker<'_> {
         match (&expected, &value.kind) {
             (Expected::Primitive(_), _) => {
                 if let Some(restriction) = restriction {
-                    restricted(restriction, &key, value, out);
+                    restricted(restriction, key, value, out);
                 }
             }
             (Expected::Object, ValueKind::Object(entries)) => self.object(type_name, path, value, entries, out),
@@ -433,7 +433,7 @@ impl Checker<'_> {
                 at,
                 format!(
                     "`{}` does not set `{}`, which its type `{type_name}` marks `_required`",
-                    shown_path(path),
+                    ShownPath(path),
                     field.name
                 ),
             ));
@@ -465,16 +465,23 @@ enum PathStep {
     Index(usize),
 }
 
-/// A value's path as shown in messages: `topics.0.name`.
-fn shown_path(path: &[PathStep]) -> String {
-    let parts: Vec<String> = path
-        .iter()
-        .map(|step| match step {
-            PathStep::Key(key) => key.to_string(),
-            PathStep::Index(index) => index.to_string(),
-        })
-        .collect();
-    parts.join(".")
+/// A value's path as shown in messages, `topics.0.name`: written out only when a message is.
+#[derive(Clone, Copy)]
+struct ShownPath<'a>(&'a [PathStep]);
+
+impl std::fmt::Display for ShownPath<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (at, step) in self.0.iter().enumerate() {
+            if at > 0 {
+                f.write_str(".")?;
+            }
+            match step {
+                PathStep::Key(key) => f.write_str(key)?,
+                PathStep::Index(index) => write!(f, "{index}")?,
+            }
+        }
+        Ok(())
+    }
 }
 
 /// What is wrong with a value's kind, if anything.
@@ -525,7 +532,7 @@ fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
-fn restricted(restriction: &Restriction, key: &str, value: &Value, out: &mut Vec<Diagnostic>) {
+fn restricted(restriction: &Restriction, key: ShownPath<'_>, value: &Value, out: &mut Vec<Diagnostic>) {
     // Templates and references are not literal values.
     if !matches!(value.kind, ValueKind::String(_) | ValueKind::Number(_) | ValueKind::Bool(_)) {
         return;

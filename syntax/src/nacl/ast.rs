@@ -84,7 +84,14 @@ impl Block {
     /// What this block defines when it stands at top level.
     pub fn top_level_kind(&self) -> TopLevelKind {
         let labels = self.label_texts();
-        match labels.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        TopLevelKind::of_labels(&labels.iter().map(String::as_str).collect::<Vec<_>>())
+    }
+}
+
+impl TopLevelKind {
+    /// What a top-level block with these labels defines.
+    pub fn of_labels(labels: &[&str]) -> TopLevelKind {
+        match labels {
             [] => TopLevelKind::Invalid,
             ["vars"] => TopLevelKind::Vars,
             ["type", _] | ["type", "is", ..] | ["type", _, "is", _] => TopLevelKind::Type,

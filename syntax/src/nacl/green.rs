@@ -1,7 +1,8 @@
 //! Allocation-free reading of green trees, for passes over whole files that must be fast.
 //!
 //! Red nodes ([`crate::nacl::SyntaxNode`]) allocate a cursor per node visited; these views borrow the
-//! green tree and carry their offset instead.
+//! green tree and carry their offset instead. The structure checks, the formatter and the analysis's
+//! fragments read trees through them; editor features use the typed [`crate::nacl::ast`].
 
 use crate::nacl::{NaclLanguage, StringDecoder, SyntaxKind};
 use rowan::{GreenNodeData, GreenTokenData, Language, NodeOrToken, TextRange, TextSize};
@@ -9,34 +10,36 @@ use std::borrow::Cow;
 
 /// A green node and its offset in the file.
 #[derive(Clone, Copy)]
-pub(crate) struct GNode<'a> {
+pub struct GNode<'a> {
     green: &'a GreenNodeData,
     offset: TextSize,
 }
 
 /// A green token and its offset in the file.
 #[derive(Clone, Copy)]
-pub(crate) struct GToken<'a> {
+pub struct GToken<'a> {
     green: &'a GreenTokenData,
     offset: TextSize,
 }
 
 impl<'a> GNode<'a> {
     /// The root of a tree.
-    pub(crate) fn root(green: &'a GreenNodeData) -> GNode<'a> {
+    pub fn root(green: &'a GreenNodeData) -> GNode<'a> {
         GNode { green, offset: TextSize::from(0) }
     }
 
-    pub(crate) fn kind(self) -> SyntaxKind {
+    /// The node's kind.
+    pub fn kind(self) -> SyntaxKind {
         NaclLanguage::kind_from_raw(self.green.kind())
     }
 
-    pub(crate) fn range(self) -> TextRange {
+    /// Where the node is in the file.
+    pub fn range(self) -> TextRange {
         TextRange::at(self.offset, self.green.text_len())
     }
 
     /// Children with their offsets.
-    pub(crate) fn children(self) -> impl Iterator<Item = NodeOrToken<GNode<'a>, GToken<'a>>> {
+    pub fn children(self) -> impl Iterator<Item = NodeOrToken<GNode<'a>, GToken<'a>>> {
         let mut offset = self.offset;
         self.green.children().map(move |child| {
             let at = offset;
@@ -49,62 +52,108 @@ impl<'a> GNode<'a> {
     }
 
     /// Child nodes of one kind.
-    pub(crate) fn nodes(self, kind: SyntaxKind) -> impl Iterator<Item = GNode<'a>> {
+    pub fn nodes(self, kind: SyntaxKind) -> impl Iterator<Item = GNode<'a>> {
         self.children().filter_map(NodeOrToken::into_node).filter(move |n| n.kind() == kind)
     }
 
     /// The first child node of one kind.
-    pub(crate) fn node(self, kind: SyntaxKind) -> Option<GNode<'a>> {
+    pub fn node(self, kind: SyntaxKind) -> Option<GNode<'a>> {
         self.nodes(kind).next()
     }
 
     /// The first child token of one kind.
-    pub(crate) fn token(self, kind: SyntaxKind) -> Option<GToken<'a>> {
+    pub fn token(self, kind: SyntaxKind) -> Option<GToken<'a>> {
         self.children().filter_map(NodeOrToken::into_token).find(|t| t.kind() == kind)
     }
 
-    /// The text of a `LABEL` or `KEY`: the word as written, or the decoded string.
-    pub(crate) fn name_text(self) -> Cow<'a, str> {
+    /// The first child node that is a value (a string, literal, reference, list, object or call).
+    pub fn value(self) -> Option<GNode<'a>> {
+        self.values().next()
+    }
+
+    /// The child nodes that are values, in order.
+    pub fn values(self) -> impl Iterator<Item = GNode<'a>> {
+        self.children().filter_map(NodeOrToken::into_node).filter(|n| n.kind().is_value())
+    }
+
+    /// The node's text as written.
+    pub fn text(self) -> Cow<'a, str> {
+        match self.green.children().next() {
+            Some(NodeOrToken::Token(token)) if self.green.children().len() == 1 => Cow::Borrowed(token.text()),
+            _ => Cow::Owned(self.green.to_string()),
+        }
+    }
+
+    /// The text of a `LABEL` or `KEY`: the word as written, or the decoded string (as
+    /// [`crate::nacl::ast::Label::text`] reads it).
+    pub fn name_text(self) -> Cow<'a, str> {
         match self.node(SyntaxKind::STRING) {
             Some(string) => Cow::Owned(string.string_value()),
-            None => match self.token(SyntaxKind::IDENT) {
-                Some(ident) => Cow::Borrowed(ident.text()),
-                // An unquoted generic label holds several tokens.
-                None => Cow::Owned(self.green.to_string()),
-            },
+            // An unquoted generic label holds several tokens.
+            None => self.text(),
         }
     }
 
     /// The decoded value of a `STRING` node, templates written as `${ id }`.
-    pub(crate) fn string_value(self) -> String {
+    pub fn string_value(self) -> String {
         let mut decoder = StringDecoder::default();
+        self.decode_into(&mut decoder, false);
+        decoder.finish()
+    }
+
+    /// The decoded value of a `MULTILINE_STRING` node, templates written as `${ id }` (as
+    /// [`crate::nacl::ast::MultilineString::value`] reads it).
+    pub fn multiline_value(self) -> String {
+        let mut decoder = StringDecoder::default();
+        self.decode_into(&mut decoder, true);
+        decoder.finish_multiline()
+    }
+
+    /// Whether a string node holds `${ }` template references.
+    pub fn has_templates(self) -> bool {
+        self.node(SyntaxKind::TEMPLATE).is_some()
+    }
+
+    /// Feeds a string node's text and escapes to `decoder`, templates written as `${ id }`.
+    fn decode_into(self, decoder: &mut StringDecoder, multiline: bool) {
         for child in self.children() {
             match child {
-                NodeOrToken::Token(t) => {
-                    if matches!(t.kind(), SyntaxKind::STRING_TEXT | SyntaxKind::ESCAPE) {
+                NodeOrToken::Token(t) if matches!(t.kind(), SyntaxKind::STRING_TEXT | SyntaxKind::ESCAPE) => {
+                    if multiline {
+                        decoder.push_multiline_piece(t.kind(), t.text());
+                    } else {
                         decoder.push_string_piece(t.kind(), t.text());
                     }
                 }
-                NodeOrToken::Node(template) => {
+                NodeOrToken::Token(_) => {}
+                NodeOrToken::Node(template) if template.kind() == SyntaxKind::TEMPLATE => {
                     let id = template.token(SyntaxKind::IDENT).map_or("", GToken::text);
-                    decoder.push_string_piece(SyntaxKind::STRING_TEXT, &format!("${{ {id} }}"));
+                    let written = format!("${{ {id} }}");
+                    if multiline {
+                        decoder.push_multiline_piece(SyntaxKind::STRING_TEXT, &written);
+                    } else {
+                        decoder.push_string_piece(SyntaxKind::STRING_TEXT, &written);
+                    }
                 }
+                NodeOrToken::Node(_) => {}
             }
         }
-        decoder.finish()
     }
 }
 
 impl<'a> GToken<'a> {
-    pub(crate) fn kind(self) -> SyntaxKind {
+    /// The token's kind.
+    pub fn kind(self) -> SyntaxKind {
         NaclLanguage::kind_from_raw(self.green.kind())
     }
 
-    pub(crate) fn text(self) -> &'a str {
+    /// The token's text.
+    pub fn text(self) -> &'a str {
         self.green.text()
     }
 
-    pub(crate) fn range(self) -> TextRange {
+    /// Where the token is in the file.
+    pub fn range(self) -> TextRange {
         TextRange::at(self.offset, self.green.text_len())
     }
 }

@@ -99,4 +99,9 @@ impl SyntaxKind {
     pub fn is_trivia(self) -> bool {
         matches!(self, WHITESPACE | COMMENT | HASH_COMMENT | BLOCK_COMMENT | CONFLICT_MARKER)
     }
+
+    /// Whether a node of this kind is a value (what [`crate::nacl::ast::Value`] wraps).
+    pub fn is_value(self) -> bool {
+        matches!(self, STRING | MULTILINE_STRING | LITERAL | REFERENCE | LIST | OBJECT | CALL)
+    }
 }

@@ -8,7 +8,7 @@ pub mod ast;
 mod error;
 mod escape;
 pub mod format;
-mod green;
+pub mod green;
 mod kind;
 pub mod lexer;
 mod parser;
