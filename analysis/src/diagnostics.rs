@@ -238,7 +238,8 @@ fn static_files(db: &dyn Db, workspace: Workspace, file: SourceFile, out: &mut V
         }
     };
     walk_values(&file_fragments(db, file).fragments, &mut |value| {
-        if let ValueKind::File { path, .. } = &value.kind {
+        if let ValueKind::File(call) = &value.kind {
+            let path = &call.path;
             check(path, value.range);
         }
     });

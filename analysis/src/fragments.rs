@@ -15,7 +15,11 @@ use nacl_syntax::nacl::{
     green::GNode,
 };
 use nacl_syntax::rowan::NodeOrToken;
-use std::{borrow::Cow, sync::Arc};
+use std::borrow::Cow;
+
+/// Text in a fragment (a key, a string, a number, a reference): short text (most keys and
+/// values) is kept inline without an allocation, longer text is shared; cloning is cheap.
+pub type Text = smol_str::SmolStr;
 
 /// A value as written, with where it is.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -30,35 +34,39 @@ pub struct Value {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ValueKind {
     /// A string (single-line or multiline) without references.
-    String(Arc<str>),
+    String(Text),
     /// A string with `${ }` references.
-    Template(Vec<TemplatePart>),
+    Template(Box<[TemplatePart]>),
     /// A number, as written.
-    Number(Arc<str>),
+    Number(Text),
     /// `true` or `false`.
     Bool(bool),
     /// A reference to an element ID.
     Reference(Reference),
     /// A list.
-    List(Vec<Value>),
+    List(Box<[Value]>),
     /// An object.
-    Object(Vec<Entry>),
-    /// `file("path")` or `file("path", "encoding")`.
-    File {
-        /// The path, relative to the static-resources folder.
-        path: Arc<str>,
-        /// The encoding, when given.
-        encoding: Option<Arc<str>>,
-    },
+    Object(Box<[Entry]>),
+    /// `file("path")` or `file("path", "encoding")` (boxed: rare, and twice the size of the others).
+    File(Box<FileCall>),
     /// A missing or broken value (a syntax error was reported).
     Invalid,
+}
+
+/// The arguments of a `file(...)` call.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FileCall {
+    /// The path, relative to the static-resources folder.
+    pub path: Text,
+    /// The encoding, when given.
+    pub encoding: Option<Text>,
 }
 
 /// A piece of a template string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum TemplatePart {
     /// Literal text.
-    Text(Arc<str>),
+    Text(Text),
     /// A `${ }` reference.
     Reference(Reference),
 }
@@ -67,7 +75,7 @@ pub enum TemplatePart {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Reference {
     /// The element ID text.
-    pub text: Arc<str>,
+    pub text: Text,
     /// Where the ID is written.
     pub range: TextRange,
 }
@@ -76,7 +84,7 @@ pub struct Reference {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Entry {
     /// The key.
-    pub key: Arc<str>,
+    pub key: Text,
     /// Where the key is written.
     pub key_range: TextRange,
     /// The value.
@@ -116,7 +124,7 @@ pub enum FragmentKind {
         /// Defined with `settings`.
         settings: bool,
         /// The meta type after `is`.
-        meta: Option<Arc<str>>,
+        meta: Option<Text>,
     },
     /// A primitive type (`type x is string`).
     Primitive(Primitive),
@@ -130,9 +138,9 @@ pub enum FragmentKind {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct FieldDef {
     /// The field name.
-    pub name: Arc<str>,
+    pub name: Text,
     /// The type name as written (`string`, `salesforce.Text`, `List<string>`).
-    pub type_name: Arc<str>,
+    pub type_name: Text,
     /// The whole block.
     pub range: TextRange,
     /// The name label.
@@ -336,7 +344,7 @@ fn entries<'a>(attributes: impl Iterator<Item = GNode<'a>>) -> Vec<Entry> {
     /// Up to this many entries a scan finds a repeated key faster than a set.
     const SCAN_LIMIT: usize = 16;
     let mut out: Vec<Entry> = Vec::new();
-    let mut seen: Option<std::collections::HashSet<Arc<str>>> = None;
+    let mut seen: Option<std::collections::HashSet<Text>> = None;
     for entry in attributes.filter_map(entry) {
         if out.len() < SCAN_LIMIT {
             if out.iter().any(|e| e.key == entry.key) {
@@ -350,6 +358,7 @@ fn entries<'a>(attributes: impl Iterator<Item = GNode<'a>>) -> Vec<Entry> {
         }
         out.push(entry);
     }
+    out.shrink_to_fit();
     out
 }
 
@@ -380,7 +389,7 @@ fn value_of(value: GNode<'_>) -> Value {
             None => ValueKind::Invalid,
         },
         LIST => ValueKind::List(value.values().map(value_of).collect()),
-        OBJECT => ValueKind::Object(entries(value.nodes(ATTRIBUTE))),
+        OBJECT => ValueKind::Object(entries(value.nodes(ATTRIBUTE)).into_boxed_slice()),
         CALL => call_kind(value),
         _ => ValueKind::Invalid,
     };
@@ -422,11 +431,11 @@ fn string_kind(string: GNode<'_>, multiline: bool) -> ValueKind {
         }
     }
     flush(&mut text, &mut out, true);
-    ValueKind::Template(out)
+    ValueKind::Template(out.into_boxed_slice())
 }
 
 fn call_kind(call: GNode<'_>) -> ValueKind {
-    let strings: Vec<Arc<str>> = call
+    let strings: Vec<Text> = call
         .node(ARG_LIST)
         .into_iter()
         .flat_map(|args| args.values())
@@ -434,8 +443,10 @@ fn call_kind(call: GNode<'_>) -> ValueKind {
         .map(|s| s.string_value().into())
         .collect();
     match (call.token(IDENT).map(|n| n.text()), strings.as_slice()) {
-        (Some("file"), [path]) => ValueKind::File { path: path.clone(), encoding: None },
-        (Some("file"), [path, encoding]) => ValueKind::File { path: path.clone(), encoding: Some(encoding.clone()) },
+        (Some("file"), [path]) => ValueKind::File(Box::new(FileCall { path: path.clone(), encoding: None })),
+        (Some("file"), [path, encoding]) => {
+            ValueKind::File(Box::new(FileCall { path: path.clone(), encoding: Some(encoding.clone()) }))
+        }
         // Unknown functions and bad arguments were reported by the parser.
         _ => ValueKind::Invalid,
     }
@@ -474,7 +485,7 @@ mod tests {
         let kinds: Vec<&ValueKind> = fragment.values.iter().map(|e| &e.value.kind).collect();
         assert!(matches!(kinds[0], ValueKind::Template(parts) if parts.len() == 3));
         assert!(matches!(kinds[1], ValueKind::List(items) if items.len() == 2));
-        assert!(matches!(kinds[2], ValueKind::File { encoding: Some(e), .. } if &**e == "utf8"));
+        assert!(matches!(kinds[2], ValueKind::File(call) if call.encoding.as_deref() == Some("utf8")));
         assert!(matches!(kinds[3], ValueKind::Reference(r) if &*r.text == "salto.t.instance.j.a"));
     }
 

@@ -12,7 +12,6 @@ use crate::{
     fragments::{Entry, FieldDef, Fragment, FragmentKind, ValueKind},
 };
 use nacl_syntax::TextRange;
-use std::sync::Arc;
 
 /// A problem between fragments, located in each fragment involved.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,7 +28,7 @@ pub struct Conflict<F> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MergedEntry<F> {
     /// The key.
-    pub key: Arc<str>,
+    pub key: crate::fragments::Text,
     /// Each definition, in fragment order: one, or several objects whose keys are merged.
     pub defs: Vec<(F, Entry)>,
 }
@@ -38,9 +37,9 @@ pub struct MergedEntry<F> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MergedField<F> {
     /// The field name.
-    pub name: Arc<str>,
+    pub name: crate::fragments::Text,
     /// Its type name (from the first definition).
-    pub type_name: Arc<str>,
+    pub type_name: crate::fragments::Text,
     /// Every definition: the file and the field block.
     pub defs: Vec<(F, FieldDef)>,
     /// Its annotation values.
@@ -59,7 +58,7 @@ pub struct MergedElement<F> {
     /// Fields of an object type.
     pub fields: Vec<MergedField<F>>,
     /// Declared annotation types: name, type name, and where.
-    pub annotation_types: Vec<(Arc<str>, Arc<str>, F, TextRange)>,
+    pub annotation_types: Vec<(crate::fragments::Text, crate::fragments::Text, F, TextRange)>,
     /// Annotation values of a type, values of an instance, or a variable's value.
     pub values: Vec<MergedEntry<F>>,
     /// Conflicts between the fragments.
@@ -145,10 +144,10 @@ pub fn merge<F: Copy + Eq>(id: ElemId, fragments: &[(F, &Fragment)]) -> MergedEl
             ));
         }
     }
-    let mut names: Vec<&Arc<str>> = merged.annotation_types.iter().map(|(n, ..)| n).collect();
+    let mut names: Vec<&crate::fragments::Text> = merged.annotation_types.iter().map(|(n, ..)| n).collect();
     names.sort();
     names.dedup();
-    let duplicates: Vec<Arc<str>> = names
+    let duplicates: Vec<crate::fragments::Text> = names
         .into_iter()
         .filter(|n| merged.annotation_types.iter().filter(|(m, ..)| m == *n).count() > 1)
         .cloned()
@@ -219,7 +218,7 @@ fn check_kinds<F: Copy + Eq>(merged: &mut MergedElement<F>, fragments: &[(F, &Fr
                     all.clone(),
                 ));
             }
-            let metas: Vec<&Arc<str>> = kinds
+            let metas: Vec<&crate::fragments::Text> = kinds
                 .iter()
                 .filter_map(|k| if let FragmentKind::Object { meta: Some(meta), .. } = k { Some(meta) } else { None })
                 .collect();
@@ -265,7 +264,7 @@ fn merge_entries<F: Copy + Eq>(
             .defs
             .iter()
             .map(|(file, e)| match &e.value.kind {
-                ValueKind::Object(inner) => Some((*file, inner.as_slice())),
+                ValueKind::Object(inner) => Some((*file, &**inner)),
                 _ => None,
             })
             .collect();

@@ -377,7 +377,7 @@ pub(crate) fn short_value(value: &crate::fragments::Value) -> String {
         ValueKind::List(items) => format!("a list of {}", items.len()),
         ValueKind::Object(entries) if entries.len() == 1 => "an object with 1 key".to_owned(),
         ValueKind::Object(entries) => format!("an object with {} keys", entries.len()),
-        ValueKind::File { path, .. } => format!("file({path:?})"),
+        ValueKind::File(call) => format!("file({:?})", call.path),
         ValueKind::Invalid => "?".to_owned(),
     };
     if text.chars().count() > 60 { format!("{}…", text.chars().take(59).collect::<String>()) } else { text }

@@ -221,7 +221,7 @@ fn find_path<'a>(entries: impl Iterator<Item = &'a Entry>, path: &[String]) -> P
                     next.extend(entries.iter().filter(|e| *e.key == **segment).map(|e| &e.value));
                 }
                 ValueKind::List(items) => next.extend(segment.parse::<usize>().ok().and_then(|i| items.get(i))),
-                ValueKind::Reference(_) | ValueKind::Template(_) | ValueKind::File { .. } | ValueKind::Invalid => {
+                ValueKind::Reference(_) | ValueKind::Template(_) | ValueKind::File(_) | ValueKind::Invalid => {
                     return PathLookup::Opaque;
                 }
                 ValueKind::String(_) | ValueKind::Number(_) | ValueKind::Bool(_) => {}

@@ -10,7 +10,6 @@ use crate::{
     state::{StateElement, StateField, StateKind},
 };
 use nacl_syntax::TextRange;
-use std::sync::Arc;
 
 /// A type as validation sees it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,9 +31,9 @@ pub struct TypeInfo {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldInfo {
     /// The field name.
-    pub name: Arc<str>,
+    pub name: crate::fragments::Text,
     /// Its type name as written.
-    pub type_name: Arc<str>,
+    pub type_name: crate::fragments::Text,
     /// `_required = true` and no `_default`: instances must set it.
     pub required: bool,
     /// `_default` is set on the field: Salto fills it into instances that leave it out.
@@ -52,15 +51,15 @@ pub struct Restriction {
     /// The allowed values.
     pub values: Option<Vec<Value>>,
     /// The smallest allowed number, as written.
-    pub min: Option<Arc<str>>,
+    pub min: Option<crate::fragments::Text>,
     /// The largest allowed number, as written.
-    pub max: Option<Arc<str>>,
+    pub max: Option<crate::fragments::Text>,
     /// A JavaScript regular expression values must match (anywhere, as Salto tests it).
-    pub regex: Option<Arc<str>>,
+    pub regex: Option<crate::fragments::Text>,
     /// The longest allowed string, in UTF-16 units.
-    pub max_length: Option<Arc<str>>,
+    pub max_length: Option<crate::fragments::Text>,
     /// The longest allowed list.
-    pub max_list_length: Option<Arc<str>>,
+    pub max_list_length: Option<crate::fragments::Text>,
 }
 
 impl Restriction {
@@ -105,7 +104,7 @@ pub fn type_info<'db>(db: &'db dyn Db, workspace: Workspace, key: ElementKey<'db
             type_name: if field.defs.iter().all(|(_, d)| d.type_name == field.type_name) {
                 field.type_name.clone()
             } else {
-                Arc::from("unknown")
+                crate::fragments::Text::new_static("unknown")
             },
             // Salto fills `_default` into instances before it checks `_required`.
             required: is_true(&field.annotations, "_required") && first_value(&field.annotations, "_default").is_none(),
@@ -155,8 +154,8 @@ fn state_field_info(field: &StateField) -> FieldInfo {
     let flag = |name: &str| field.annotation(name) == Some(serde_json::Value::Bool(true));
     let restriction = field.annotation("_restriction").map(|json| json_value(&json).kind).and_then(|v| restriction(&v));
     FieldInfo {
-        name: Arc::from(field.name.as_str()),
-        type_name: Arc::from(field.type_name.as_str()),
+        name: field.name.as_str().into(),
+        type_name: field.type_name.as_str().into(),
         required: flag("_required") && field.annotation("_default").is_none(),
         default: field.annotation("_default").is_some(),
         hidden: field.hidden
@@ -172,14 +171,14 @@ pub fn json_value(json: &serde_json::Value) -> Value {
     let kind = match json {
         Json::Null => ValueKind::Invalid,
         Json::Bool(b) => ValueKind::Bool(*b),
-        Json::Number(n) => ValueKind::Number(Arc::from(n.to_string())),
-        Json::String(s) => ValueKind::String(Arc::from(s.as_str())),
+        Json::Number(n) => ValueKind::Number(n.to_string().into()),
+        Json::String(s) => ValueKind::String(s.as_str().into()),
         Json::Array(items) => ValueKind::List(items.iter().map(json_value).collect()),
         Json::Object(entries) => ValueKind::Object(
             entries
                 .iter()
                 .map(|(key, value)| Entry {
-                    key: Arc::from(key.as_str()),
+                    key: key.as_str().into(),
                     key_range: TextRange::default(),
                     value: json_value(value),
                 })
@@ -217,7 +216,7 @@ fn restriction(value: &ValueKind) -> Option<Restriction> {
     };
     let restriction = Restriction {
         values: match get("values").map(|v| &v.kind) {
-            Some(ValueKind::List(items)) => Some(items.clone()),
+            Some(ValueKind::List(items)) => Some(items.to_vec()),
             _ => None,
         },
         min: number("min"),

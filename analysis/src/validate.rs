@@ -206,8 +206,8 @@ fn instance_keys(
     workspace: Workspace,
     env: Option<&str>,
     fragment: &Fragment,
-) -> Vec<std::sync::Arc<str>> {
-    let mut keys: Vec<std::sync::Arc<str>> = fragment.values.iter().map(|e| e.key.clone()).collect();
+) -> Vec<crate::fragments::Text> {
+    let mut keys: Vec<crate::fragments::Text> = fragment.values.iter().map(|e| e.key.clone()).collect();
     let files = element_files(db, workspace, env, &fragment.id);
     if files.len() > 1 {
         for file in files {
@@ -442,7 +442,7 @@ impl Checker<'_> {
 
     /// The keys the instance's other fragments set in the object at `path` (objects are merged
     /// key by key; a path through a list is never merged).
-    fn keys_elsewhere(&self, path: &[PathStep]) -> Vec<std::sync::Arc<str>> {
+    fn keys_elsewhere(&self, path: &[PathStep]) -> Vec<crate::fragments::Text> {
         let mut keys = Vec::new();
         'fragments: for entries in &self.elsewhere {
             let mut current: &[Entry] = entries;
@@ -461,7 +461,7 @@ impl Checker<'_> {
 
 /// One step of the path from an instance to a nested value.
 enum PathStep {
-    Key(std::sync::Arc<str>),
+    Key(crate::fragments::Text),
     Index(usize),
 }
 
@@ -489,7 +489,7 @@ fn mismatch(expected: &Expected, value: &Value) -> Option<&'static str> {
     let found = match &value.kind {
         // References are checked where they point, file() contents fit any type, and broken
         // values were reported as syntax errors.
-        ValueKind::Reference(_) | ValueKind::File { .. } | ValueKind::Invalid => return None,
+        ValueKind::Reference(_) | ValueKind::File(_) | ValueKind::Invalid => return None,
         ValueKind::String(_) | ValueKind::Template(_) => "a string",
         ValueKind::Number(_) => "a number",
         ValueKind::Bool(_) => "a boolean",

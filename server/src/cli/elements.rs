@@ -228,9 +228,9 @@ fn value_json(value: &Value) -> Json {
         ValueKind::Object(entries) => {
             Json::Object(entries.iter().map(|e| (e.key.to_string(), value_json(&e.value))).collect())
         }
-        ValueKind::File { path, encoding } => match encoding {
-            Some(encoding) => json!({ "file": &**path, "encoding": &**encoding }),
-            None => json!({ "file": &**path }),
+        ValueKind::File(call) => match &call.encoding {
+            Some(encoding) => json!({ "file": call.path.as_str(), "encoding": encoding.as_str() }),
+            None => json!({ "file": call.path.as_str() }),
         },
         ValueKind::Invalid => Json::Null,
     }
