@@ -19,6 +19,10 @@ mod server;
 mod throughput;
 
 use clap::{Parser, Subcommand};
+
+// The check measured here allocates as `nacl-ls` does.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::{
     path::{Path, PathBuf},
     process::ExitCode,
