@@ -517,3 +517,30 @@ fn run_bounded(dir: &std::path::Path, args: &[&str]) -> (i32, String) {
     let output = child.wait_with_output().expect("output");
     (output.status.code().unwrap_or(-1), String::from_utf8_lossy(&output.stderr).into_owned())
 }
+
+#[test]
+fn thirty_thousand_errors_in_one_file_are_printed_without_indexing_it_for_each() {
+    let dir = scratch("many-errors");
+    let text: String = (0..30_000).map(|i| format!("salto.t inst{i} {{\n  a = @\n}}\n")).collect();
+    std::fs::write(dir.join("big.nacl"), text).expect("write");
+    // Snippets on stdout (far more than a pipe holds, so it goes to /dev/null): each diagnostic
+    // once read its file's lines again, 30,000 times 0.9 MB.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nacl-ls"))
+        .args(["check", "--quiet", "."])
+        .current_dir(&dir)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("nacl-ls runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while child.try_wait().expect("wait").is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("printing 30,000 diagnostics hung");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(child.wait().expect("status").code(), Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
+}

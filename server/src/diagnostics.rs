@@ -13,6 +13,20 @@ const MAX_SNIPPET_LINES: u32 = 6;
 /// The texts of the files diagnostics may point into, by path.
 pub type Texts = HashMap<std::path::PathBuf, Arc<str>>;
 
+/// The line index of each file a report shows, built once per file (a file with thousands of
+/// diagnostics, or named by thousands of related places, is not indexed again for each).
+#[derive(Default)]
+pub struct LineIndexes {
+    by_path: HashMap<std::path::PathBuf, LineIndex>,
+}
+
+impl LineIndexes {
+    /// The index of `text`, the text of the file at `path`.
+    pub fn of(&mut self, path: &Path, text: &str) -> &LineIndex {
+        self.by_path.entry(path.to_path_buf()).or_insert_with(|| LineIndex::new(text))
+    }
+}
+
 /// A path as shown: relative to the current folder when it is below it.
 pub fn display_path(path: &Path) -> String {
     let cwd = std::env::current_dir().ok();
@@ -55,9 +69,15 @@ struct RelatedSnippet<'a> {
 }
 
 /// Renders one diagnostic as a rustc-style snippet, with its related places from `texts`.
-pub fn render_human(renderer: &Renderer, path: &Path, text: &str, diagnostic: &Diagnostic, texts: &Texts) -> String {
-    let index = LineIndex::new(text);
-    let (shown, span, line) = snippet_span(text, &index, diagnostic.range);
+pub fn render_human(
+    renderer: &Renderer,
+    path: &Path,
+    text: &str,
+    diagnostic: &Diagnostic,
+    texts: &Texts,
+    indexes: &mut LineIndexes,
+) -> String {
+    let (shown, span, line) = snippet_span(text, indexes.of(path, text), diagnostic.range);
     let (source, span) = terminal::pictured(&text[shown], span);
     // The renderer appends `:line:column` to the origin.
     let origin = terminal::escaped(&display_path(path)).into_owned();
@@ -73,8 +93,7 @@ pub fn render_human(renderer: &Renderer, path: &Path, text: &str, diagnostic: &D
         .iter()
         .filter_map(|r| {
             let other = texts.get(&r.path)?;
-            let index = LineIndex::new(other);
-            let (shown, span, line) = snippet_span(other, &index, r.range);
+            let (shown, span, line) = snippet_span(other, indexes.of(&r.path, other), r.range);
             let (source, span) = terminal::pictured(&other[shown], span);
             let origin = terminal::escaped(&display_path(&r.path)).into_owned();
             Some(RelatedSnippet { origin, source, span, line, label: terminal::escaped(&r.message) })
@@ -203,6 +222,7 @@ fn severity_name(severity: Severity) -> &'static str {
 /// Builds the JSON report of a check.
 pub fn json_report(reports: &[FileReport], texts: &Texts) -> JsonReport {
     let mut diagnostics = Vec::new();
+    let mut indexes = LineIndexes::default();
     for report in reports {
         let index = LineIndex::new(&report.text);
         for diagnostic in &report.diagnostics {
@@ -211,11 +231,11 @@ pub fn json_report(reports: &[FileReport], texts: &Texts) -> JsonReport {
                 .iter()
                 .filter_map(|r| {
                     let other = texts.get(&r.path)?;
-                    let index = LineIndex::new(other);
+                    let index = indexes.of(&r.path, other);
                     Some(JsonRelated {
                         path: display_path(&r.path),
-                        start: json_position(other, &index, r.range.start()),
-                        end: json_position(other, &index, r.range.end()),
+                        start: json_position(other, index, r.range.start()),
+                        end: json_position(other, index, r.range.end()),
                         message: r.message.clone(),
                     })
                 })
@@ -241,9 +261,11 @@ pub fn print_human(
     reports: &[FileReport],
     texts: &Texts,
 ) -> std::io::Result<()> {
+    let mut indexes = LineIndexes::default();
     for report in reports {
         for diagnostic in &report.diagnostics {
-            writeln!(out, "{}\n", render_human(renderer, &report.path, &report.text, diagnostic, texts))?;
+            let shown = render_human(renderer, &report.path, &report.text, diagnostic, texts, &mut indexes);
+            writeln!(out, "{shown}\n")?;
         }
     }
     Ok(())

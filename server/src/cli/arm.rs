@@ -1,7 +1,7 @@
 //! `nacl-ls arm build`: compile an ARMLang file to an ARM deployment template.
 
 use super::renderer;
-use crate::diagnostics::{Texts, render_human};
+use crate::diagnostics::{LineIndexes, Texts, render_human};
 use nacl_analysis::{arm, diagnostics::Diagnostic, files};
 use std::{
     io::{self, Write},
@@ -15,7 +15,10 @@ pub fn build(path: &Path, out: Option<&Path>) -> io::Result<ExitCode> {
     let loaded = files::load(path);
     if let Some(error) = &loaded.error {
         let diagnostic = Diagnostic::from_syntax(error);
-        eprintln!("{}", render_human(&renderer(), path, &loaded.text, &diagnostic, &Texts::new()));
+        eprintln!(
+            "{}",
+            render_human(&renderer(), path, &loaded.text, &diagnostic, &Texts::new(), &mut LineIndexes::default())
+        );
         return Ok(ExitCode::from(2));
     }
     match arm::build_template(&loaded.text, path) {
@@ -33,10 +36,10 @@ pub fn build(path: &Path, out: Option<&Path>) -> io::Result<ExitCode> {
             },
         },
         Err(diagnostics) => {
-            let renderer = renderer();
+            let (renderer, texts, mut indexes) = (renderer(), Texts::new(), LineIndexes::default());
             let mut err = io::stderr().lock();
             for diagnostic in &diagnostics {
-                writeln!(err, "{}\n", render_human(&renderer, path, &loaded.text, diagnostic, &Texts::new()))?;
+                writeln!(err, "{}\n", render_human(&renderer, path, &loaded.text, diagnostic, &texts, &mut indexes))?;
             }
             let errors = diagnostics.iter().filter(|d| d.severity() == nacl_syntax::Severity::Error).count();
             writeln!(err, "{}: no template written", super::plural(errors, "error"))?;

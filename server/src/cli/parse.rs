@@ -1,7 +1,7 @@
 //! `nacl-ls parse`: show how one file parses.
 
 use super::renderer;
-use crate::diagnostics::{Texts, render_human};
+use crate::diagnostics::{LineIndexes, Texts, render_human};
 use nacl_analysis::{diagnostics::Diagnostic, files, ide, language::Language};
 use std::{
     io::{self, Write},
@@ -19,9 +19,9 @@ pub fn run(path: &Path, tree: bool) -> io::Result<ExitCode> {
         write!(out, "{printed}")?;
     }
     let diagnostics: Vec<Diagnostic> = loaded.error.iter().chain(&errors).map(Diagnostic::from_syntax).collect();
-    let renderer = renderer();
+    let (renderer, texts, mut indexes) = (renderer(), Texts::new(), LineIndexes::default());
     for diagnostic in &diagnostics {
-        writeln!(out, "{}\n", render_human(&renderer, path, &loaded.text, diagnostic, &Texts::new()))?;
+        writeln!(out, "{}\n", render_human(&renderer, path, &loaded.text, diagnostic, &texts, &mut indexes))?;
     }
     Ok(if diagnostics.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

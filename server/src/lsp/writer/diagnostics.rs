@@ -206,7 +206,8 @@ impl DiagnosticsJob {
             .workspace
             .check_with_progress(None, progress)
             .into_iter()
-            .filter(|report| !open.contains_key(&report.path))
+            // Most files have no diagnostics: their lines are never indexed.
+            .filter(|report| !report.diagnostics.is_empty() && !open.contains_key(&report.path))
             .filter_map(|report| {
                 let index = LineIndex::new(&report.text);
                 let lines = Lines { text: &report.text, index: &index, encoding: self.encoding };
