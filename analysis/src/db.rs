@@ -267,7 +267,13 @@ pub fn element_conflicts<'db>(
     workspace: Workspace,
     key: ElementKey<'db>,
 ) -> Vec<merge::Conflict<SourceFile>> {
-    merged_element(db, workspace, key.env(db).as_deref(), key.id(db)).map(|m| m.conflicts).unwrap_or_default()
+    let files = element_files(db, workspace, key.env(db).as_deref(), key.id(db));
+    let parts: Vec<(SourceFile, &Fragment)> =
+        files.iter().flat_map(|&file| fragments_of(db, file, key.id(db)).into_iter().map(move |f| (file, f))).collect();
+    if parts.is_empty() {
+        return Vec::new();
+    }
+    merge::conflicts(key.id(db).clone(), &parts)
 }
 
 /// Whether an element exists in an environment.

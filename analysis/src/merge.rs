@@ -144,29 +144,49 @@ pub fn merge<F: Copy + Eq>(id: ElemId, fragments: &[(F, &Fragment)]) -> MergedEl
             ));
         }
     }
-    let mut names: Vec<&crate::fragments::Text> = merged.annotation_types.iter().map(|(n, ..)| n).collect();
+    let declared: Vec<(&crate::fragments::Text, F, TextRange)> =
+        merged.annotation_types.iter().map(|(n, _, f, r)| (n, *f, *r)).collect();
+    let duplicates = duplicate_annotation_types(&declared, &name);
+    merged.conflicts.extend(duplicates);
+    merged
+}
+
+/// The conflicts between an element's fragments: what [`merge`] reports, without merging (and
+/// so copying) the values of an element that has one fragment, which can only conflict with
+/// itself by declaring an annotation type twice.
+pub fn conflicts<F: Copy + Eq>(id: ElemId, fragments: &[(F, &Fragment)]) -> Vec<Conflict<F>> {
+    match fragments {
+        [(file, fragment)] => {
+            let declared: Vec<(&crate::fragments::Text, F, TextRange)> =
+                fragment.annotation_types.iter().map(|d| (&d.name, *file, d.name_range)).collect();
+            if declared.len() < 2 {
+                return Vec::new();
+            }
+            duplicate_annotation_types(&declared, &id.to_string())
+        }
+        _ => merge(id, fragments).conflicts,
+    }
+}
+
+/// One conflict for each annotation type declared more than once (name, file, where).
+fn duplicate_annotation_types<F: Copy>(
+    declared: &[(&crate::fragments::Text, F, TextRange)],
+    name: &str,
+) -> Vec<Conflict<F>> {
+    let mut names: Vec<&crate::fragments::Text> = declared.iter().map(|(n, ..)| *n).collect();
     names.sort();
     names.dedup();
-    let duplicates: Vec<crate::fragments::Text> = names
+    names
         .into_iter()
-        .filter(|n| merged.annotation_types.iter().filter(|(m, ..)| m == *n).count() > 1)
-        .cloned()
-        .collect();
-    for duplicate in duplicates {
-        merged.conflicts.push(Conflict {
+        .filter(|n| declared.iter().filter(|(m, ..)| m == n).count() > 1)
+        .map(|duplicate| Conflict {
             code: AnalysisCode::DuplicateAnnotationType,
             message: format!(
                 "annotation type `{duplicate}` of `{name}` is declared in several fragments; declare it once"
             ),
-            locations: merged
-                .annotation_types
-                .iter()
-                .filter(|(n, ..)| *n == duplicate)
-                .map(|(_, _, f, r)| (*f, *r))
-                .collect(),
-        });
-    }
-    merged
+            locations: declared.iter().filter(|(n, ..)| n == &duplicate).map(|(_, f, r)| (*f, *r)).collect(),
+        })
+        .collect()
 }
 
 /// The headers of the fragments for which `pred` holds.
@@ -299,6 +319,25 @@ mod tests {
             .flat_map(|(i, fs)| fs.iter().filter(|f| f.id.to_string() == id).map(move |f| (i, f)))
             .collect();
         merge(ElemId::parse(id).expect("legal"), &parts)
+    }
+
+    #[test]
+    fn conflicts_without_merging_are_the_merges_conflicts() {
+        let cases: [&[&str]; 4] = [
+            &["type salto.t {\n  annotations {\n    string a {\n    }\n    number a {\n    }\n  }\n}\n"],
+            &["type salto.t {\n  string f {\n  }\n  label = \"x\"\n}\n"],
+            &["type salto.t {\n  label = \"x\"\n}\n", "type salto.t {\n  label = \"y\"\n}\n"],
+            &["salto.t i {\n  a = 1\n  a = 2\n}\n"],
+        ];
+        for texts in cases {
+            let id = if texts[0].starts_with("type") { "salto.t" } else { "salto.t.instance.i" };
+            let parsed: Vec<Vec<Fragment>> = texts.iter().map(|t| fragments(&nacl_syntax::nacl::parse(t))).collect();
+            let parts: Vec<(usize, &Fragment)> =
+                parsed.iter().enumerate().flat_map(|(i, fs)| fs.iter().map(move |f| (i, f))).collect();
+            let id = ElemId::parse(id).expect("legal");
+            assert_eq!(conflicts(id.clone(), &parts), merge(id, &parts).conflicts, "{texts:?}");
+        }
+        assert_eq!(merge_texts(&[cases[0][0]], "salto.t").conflicts.len(), 1);
     }
 
     fn codes(merged: &MergedElement<usize>) -> Vec<(&'static str, String)> {
