@@ -692,3 +692,59 @@ fn check_fmt_and_parse_serve_nacl_and_hcl_side_by_side() {
     assert!(stdout.contains("H0208"), "{stdout}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs `nacl-ls check --format json DIR` with `cache` as the cache folder; the report.
+fn check_with_cache(dir: &std::path::Path, cache: &std::path::Path) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_nacl-ls"))
+        .args(["check", "--format", "json"])
+        .arg(dir)
+        .env("NACL_LS_CACHE_DIR", cache)
+        .output()
+        .expect("the nacl-ls binary runs");
+    String::from_utf8(output.stdout).expect("stdout is UTF-8")
+}
+
+#[test]
+fn a_second_check_reads_the_cache_and_reports_the_same_even_from_a_damaged_one() {
+    let scratch = Scratch::new("cache");
+    let (workspace, cache) = (scratch.0.join("ws"), scratch.0.join("cache"));
+    std::fs::create_dir_all(&workspace).expect("create");
+    let types = "type salto.t {\n  string name {\n    _required = true\n  }\n}\n";
+    std::fs::write(workspace.join("types.nacl"), types).expect("write");
+    std::fs::write(workspace.join("a.nacl"), "salto.t a {\n  name = 1\n  x = @\n}\n").expect("write");
+    std::fs::write(workspace.join("b.nacl"), "salto.t b {\n}\n").expect("write");
+    let fresh = check_with_cache(&workspace, &scratch.0.join("unused"));
+    let _ = std::fs::remove_dir_all(scratch.0.join("unused"));
+
+    assert_eq!(check_with_cache(&workspace, &cache), fresh, "the run that writes the cache");
+    let written: Vec<PathBuf> =
+        std::fs::read_dir(&cache).expect("a cache folder").flatten().map(|e| e.path()).collect();
+    assert_eq!(written.len(), 1, "one cache file: {written:?}");
+    assert_eq!(check_with_cache(&workspace, &cache), fresh, "the run that reads it");
+    let human = Command::new(env!("CARGO_BIN_EXE_nacl-ls"))
+        .arg("check")
+        .arg(&workspace)
+        .env("NACL_LS_CACHE_DIR", &cache)
+        .output()
+        .expect("the nacl-ls binary runs");
+    let human = String::from_utf8_lossy(&human.stdout);
+    assert!(human.contains(", 3 read from the cache)"), "{human}");
+
+    // Damaged, cut short or replaced by something else: ignored, and written again.
+    let good = std::fs::read(&written[0]).expect("read");
+    for damaged in [
+        good.iter().enumerate().map(|(i, b)| if i == good.len() / 2 { b ^ 1 } else { *b }).collect::<Vec<u8>>(),
+        good[..good.len() - 3].to_vec(),
+        b"not a cache".to_vec(),
+    ] {
+        std::fs::write(&written[0], damaged).expect("write");
+        assert_eq!(check_with_cache(&workspace, &cache), fresh);
+        assert_eq!(std::fs::read(&written[0]).expect("read"), good, "written again");
+    }
+
+    // A file changed since: its results are not taken from the cache.
+    std::fs::write(workspace.join("b.nacl"), "salto.t b {\n  name = \"ok\"\n}\n").expect("write");
+    let changed = check_with_cache(&workspace, &cache);
+    assert_ne!(changed, fresh);
+    assert_eq!(changed, check_with_cache(&workspace, &scratch.0.join("other")));
+}

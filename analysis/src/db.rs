@@ -27,6 +27,11 @@ pub struct SourceFile {
     /// The file's text (the editor's, when it is open).
     #[returns(ref)]
     pub text: Arc<str>,
+    /// This file's own results as the persistent cache kept them for exactly this text
+    /// ([`crate::cache`]); `None` when the cache did not have them or the text changed since.
+    #[default]
+    #[returns(ref)]
+    pub cached: Option<FileFragments>,
 }
 
 /// A workspace: its layout and its files.
@@ -111,15 +116,19 @@ pub struct FileFragments {
     /// Lexical, grammar and block-structure errors.
     pub syntax_errors: Arc<[SyntaxError]>,
     /// The fragments, in order.
-    pub fragments: Vec<Fragment>,
+    pub fragments: Arc<[Fragment]>,
 }
 
-/// The file parsed and read into fragments. The syntax tree itself is not kept: fragments are a
-/// fraction of its size, and a workspace-wide check would otherwise hold every tree at once.
+/// The file parsed and read into fragments (or, for a file the persistent cache knew with this
+/// very text, what the cache kept). The syntax tree itself is not kept: fragments are a fraction
+/// of its size, and a workspace-wide check would otherwise hold every tree at once.
 #[salsa::tracked(returns(ref))]
 pub fn file_fragments(db: &dyn Db, file: SourceFile) -> FileFragments {
+    if let Some(cached) = file.cached(db) {
+        return cached.clone();
+    }
     let parse = nacl_syntax::nacl::parse(file.text(db));
-    FileFragments { syntax_errors: parse.errors().into(), fragments: fragments::fragments(&parse) }
+    FileFragments { syntax_errors: parse.errors().into(), fragments: fragments::fragments(&parse).into() }
 }
 
 /// The syntax tree of a file, for editor requests on it (hover, completion, semantic tokens).

@@ -87,7 +87,7 @@ fn nacl_file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) ->
 /// Conflicts of the file's elements, at their places in this file.
 fn conflicts(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: SourceFile, out: &mut Vec<Diagnostic>) {
     let mut seen: std::collections::HashSet<&ElemId> = std::collections::HashSet::new();
-    for fragment in &file_fragments(db, file).fragments {
+    for fragment in file_fragments(db, file).fragments.iter() {
         if !seen.insert(&fragment.id) {
             continue;
         }

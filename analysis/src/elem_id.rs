@@ -31,7 +31,7 @@ pub const BUILTIN_TYPES: &[&str] = &[
 ];
 
 /// What kind of thing inside a type an ID names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum IdType {
     /// A type (`adapter.type`).
     Type,
@@ -75,7 +75,7 @@ impl IdType {
 }
 
 /// An element ID.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct ElemId {
     /// The adapter (account) name; empty for built-in and container types.
     pub adapter: String,

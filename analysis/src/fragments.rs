@@ -22,7 +22,7 @@ use std::borrow::Cow;
 pub type Text = smol_str::SmolStr;
 
 /// A value as written, with where it is.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Value {
     /// What the value is.
     pub kind: ValueKind,
@@ -31,7 +31,7 @@ pub struct Value {
 }
 
 /// The kinds of values.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ValueKind {
     /// A string (single-line or multiline) without references.
     String(Text),
@@ -54,7 +54,7 @@ pub enum ValueKind {
 }
 
 /// The arguments of a `file(...)` call.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct FileCall {
     /// The path, relative to the static-resources folder.
     pub path: Text,
@@ -63,7 +63,7 @@ pub struct FileCall {
 }
 
 /// A piece of a template string.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum TemplatePart {
     /// Literal text.
     Text(Text),
@@ -72,7 +72,7 @@ pub enum TemplatePart {
 }
 
 /// A reference as written.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Reference {
     /// The element ID text.
     pub text: Text,
@@ -81,7 +81,7 @@ pub struct Reference {
 }
 
 /// `key = value`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Entry {
     /// The key.
     pub key: Text,
@@ -92,7 +92,7 @@ pub struct Entry {
 }
 
 /// The primitive categories.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Primitive {
     /// `is string`.
     String,
@@ -117,7 +117,7 @@ impl Primitive {
 }
 
 /// What a fragment defines.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum FragmentKind {
     /// An object type (`type x`, `type x is <meta>`, `settings x`).
     Object {
@@ -135,7 +135,7 @@ pub enum FragmentKind {
 }
 
 /// A field definition, or an annotation type declaration.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct FieldDef {
     /// The field name.
     pub name: Text,
@@ -152,7 +152,7 @@ pub struct FieldDef {
 }
 
 /// One block's contribution to an element.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Fragment {
     /// The element's ID.
     pub id: ElemId,

@@ -219,7 +219,7 @@ fn type_occurrences(db: &dyn crate::db::Db, file: crate::db::SourceFile, type_id
         found.push(Occurrence { path: path.clone(), range: name, declaration });
         Some(())
     };
-    for fragment in fragments {
+    for fragment in fragments.iter() {
         match fragment.kind {
             crate::fragments::FragmentKind::Instance if fragment.id.type_of() == *type_id => {
                 label(fragment.type_range?, false);

@@ -39,7 +39,7 @@ pub(crate) fn instances(
     file: SourceFile,
     out: &mut Vec<Diagnostic>,
 ) {
-    for fragment in &file_fragments(db, file).fragments {
+    for fragment in file_fragments(db, file).fragments.iter() {
         if fragment.kind != FragmentKind::Instance {
             continue;
         }

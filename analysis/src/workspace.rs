@@ -30,6 +30,11 @@ pub struct LoadedWorkspace {
     pub load_errors: Arc<Vec<(PathBuf, Diagnostic)>>,
     /// Which language a file that enters the workspace is in (extra HCL globs a user set).
     pub languages: Arc<LanguageRules>,
+    /// How many NaCl files had their results from the persistent cache when loaded.
+    pub from_cache: usize,
+    /// Whether the persistent cache held anything but exactly this workspace's files as loaded
+    /// (so [`LoadedWorkspace::save_cache`] has something to write).
+    pub cache_stale: bool,
 }
 
 /// The durability of what is read from disk (files, the list of files, the layout): it changes
@@ -89,29 +94,36 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     // A Salto workspace's static files are opaque resources, even when named like HCL files.
     paths.retain(|p| Language::of_path(p) != Some(Language::Hcl) || !crate::layout::is_static_resource(p));
     let total = paths.len();
+    let cache_folder = crate::cache::folder();
     let read = std::sync::atomic::AtomicUsize::new(0);
     let bytes = std::sync::atomic::AtomicU64::new(0);
     let over = std::sync::atomic::AtomicBool::new(false);
     let step = (total / 100).max(1);
     progress(0, total);
-    let loaded: Vec<(PathBuf, files::LoadedFile)> = paths
-        .into_par_iter()
-        .map(|path| {
-            let file = if bytes.load(std::sync::atomic::Ordering::Relaxed) > MAX_WORKSPACE_BYTES {
-                over.store(true, std::sync::atomic::Ordering::Relaxed);
-                files::LoadedFile { text: String::new(), error: None }
-            } else {
-                let file = files::load(&path);
-                bytes.fetch_add(file.text.len() as u64, std::sync::atomic::Ordering::Relaxed);
-                file
-            };
-            let done = read.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-            if done.is_multiple_of(step) {
-                progress(done, total);
-            }
-            (path, file)
-        })
-        .collect();
+    let read_files = || -> Vec<(PathBuf, files::LoadedFile)> {
+        paths
+            .into_par_iter()
+            .map(|path| {
+                let file = if bytes.load(std::sync::atomic::Ordering::Relaxed) > MAX_WORKSPACE_BYTES {
+                    over.store(true, std::sync::atomic::Ordering::Relaxed);
+                    files::LoadedFile { text: String::new(), error: None }
+                } else {
+                    let file = files::load(&path);
+                    bytes.fetch_add(file.text.len() as u64, std::sync::atomic::Ordering::Relaxed);
+                    file
+                };
+                let done = read.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                if done.is_multiple_of(step) {
+                    progress(done, total);
+                }
+                (path, file)
+            })
+            .collect()
+    };
+    // The persistent cache is read while the files are.
+    let (loaded, mut cache) = rayon::join(read_files, || {
+        cache_folder.as_deref().map(|folder| crate::cache::Cache::load(folder, root)).unwrap_or_default()
+    });
     let db = RootDatabase::default();
     let mut load_errors: Vec<(PathBuf, Diagnostic)> = discovery_errors
         .into_iter()
@@ -135,13 +147,21 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
         load_errors.push((root.to_path_buf(), Diagnostic::from_syntax(&error)));
     }
     let mut source_files = Vec::with_capacity(loaded.len());
+    let (mut from_cache, mut nacl_files) = (0, 0);
     for (path, file) in loaded {
         if let Some(error) = &file.error {
             load_errors.push((path.clone(), Diagnostic::from_syntax(error)));
         }
         let language = Language::of_path(&path).unwrap_or(Language::Nacl);
-        source_files.push(SourceFile::builder(path, language, Arc::from(file.text)).durability(ON_DISK).new(&db));
+        let cached =
+            (language == Language::Nacl && file.error.is_none()).then(|| cache.take(&path, &file.text)).flatten();
+        nacl_files += usize::from(language == Language::Nacl && file.error.is_none());
+        from_cache += usize::from(cached.is_some());
+        source_files.push(
+            SourceFile::builder(path, language, Arc::from(file.text)).cached(cached).durability(ON_DISK).new(&db),
+        );
     }
+    let cache_stale = cache_folder.is_some() && (from_cache < nacl_files || !cache.is_empty());
     let static_files = static_files(&layout);
     // A broken project file leaves files without specs; the editor and `check` say why.
     let spec_rules = crate::hcldec::schema::SpecRules::read_project_file(&layout.root).unwrap_or_else(|e| {
@@ -153,7 +173,14 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
         .durability(ON_DISK)
         .state_durability(salsa::Durability::HIGH)
         .new(&db);
-    LoadedWorkspace { db, workspace, load_errors: Arc::new(load_errors), languages: Arc::default() }
+    LoadedWorkspace {
+        db,
+        workspace,
+        load_errors: Arc::new(load_errors),
+        languages: Arc::default(),
+        from_cache,
+        cache_stale,
+    }
 }
 
 /// Every file in the workspace's static-resources folders; links are followed only while they
@@ -188,25 +215,12 @@ impl LoadedWorkspace {
             .filter(|f| filter.is_none_or(|prefix| f.path(&self.db).starts_with(prefix)))
             .collect();
         let workspace = self.workspace;
-        // A database handle is not shared between threads: each worker clones its own.
-        let template = std::sync::Mutex::new(self.db.clone());
         // Every file's own results first, in parallel: otherwise the first file's diagnostics
         // reach the element index, which would parse every file on one thread while the others
         // wait for it (any file's diagnostics need the index, so this holds for a filter too).
-        self.workspace.files(&self.db).par_iter().for_each_init(
-            || template.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
-            |db, &file| match file.language(db) {
-                Language::Nacl => {
-                    crate::db::file_element_ids(db, file);
-                }
-                Language::Hcl => {
-                    crate::hcl::diagnostics(db, file);
-                }
-                Language::Arm => {
-                    crate::arm::diagnostics(db, file);
-                }
-            },
-        );
+        self.compute_file_results();
+        // A database handle is not shared between threads: each worker clones its own.
+        let template = std::sync::Mutex::new(self.db.clone());
         let (done, total) = (std::sync::atomic::AtomicUsize::new(0), files.len());
         let step = (total / 100).max(1);
         let mut reports: Vec<FileReport> = files
@@ -240,6 +254,48 @@ impl LoadedWorkspace {
         }
         reports.sort_by(|a, b| a.path.cmp(&b.path));
         reports
+    }
+}
+
+impl LoadedWorkspace {
+    /// Computes every file's own results (parse, fragments and element IDs; HCL's and ARMLang's
+    /// diagnostics) in parallel, as a workspace-wide pass needs them all.
+    pub fn compute_file_results(&self) {
+        // A database handle is not shared between threads: each worker clones its own.
+        let template = std::sync::Mutex::new(self.db.clone());
+        self.workspace.files(&self.db).par_iter().for_each_init(
+            || template.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
+            |db, &file| match file.language(db) {
+                Language::Nacl => {
+                    crate::db::file_element_ids(db, file);
+                }
+                Language::Hcl => {
+                    crate::hcl::diagnostics(db, file);
+                }
+                Language::Arm => {
+                    crate::arm::diagnostics(db, file);
+                }
+            },
+        );
+    }
+
+    /// Writes every NaCl file's own results to the persistent cache ([`crate::cache`]), when
+    /// it did not hold exactly these already (the results not computed yet are computed).
+    pub fn save_cache(&self) -> std::io::Result<()> {
+        let Some(folder) = crate::cache::folder().filter(|_| self.cache_stale) else { return Ok(()) };
+        let unreadable: std::collections::HashSet<&Path> = self.load_errors.iter().map(|(p, _)| p.as_path()).collect();
+        let nacl: Vec<SourceFile> = self
+            .workspace
+            .files(&self.db)
+            .iter()
+            .copied()
+            .filter(|&f| f.language(&self.db) == Language::Nacl && !unreadable.contains(f.path(&self.db).as_path()))
+            .collect();
+        let entries: Vec<(&Path, &str, &crate::db::FileFragments)> = nacl
+            .iter()
+            .map(|&f| (f.path(&self.db).as_path(), &**f.text(&self.db), crate::db::file_fragments(&self.db, f)))
+            .collect();
+        crate::cache::save(&folder, &self.workspace.layout(&self.db).root, &entries)
     }
 }
 
@@ -366,7 +422,14 @@ impl LoadedWorkspace {
             WorkspaceState::none(),
             crate::hcldec::schema::SpecRules::default(),
         );
-        LoadedWorkspace { db, workspace, load_errors: Arc::default(), languages: Arc::default() }
+        LoadedWorkspace {
+            db,
+            workspace,
+            load_errors: Arc::default(),
+            languages: Arc::default(),
+            from_cache: 0,
+            cache_stale: false,
+        }
     }
 
     /// Sets which hcldec spec describes which HCL files (the settings' rules, before those of
@@ -424,6 +487,9 @@ impl LoadedWorkspace {
         use salsa::Setter;
         if let Some(file) = self.file(path) {
             if **file.text(&self.db) != *text || durability == salsa::Durability::LOW {
+                if file.cached(&self.db).is_some() {
+                    file.set_cached(&mut self.db).with_durability(durability).to(None);
+                }
                 file.set_text(&mut self.db).with_durability(durability).to(text);
             }
             return file;

@@ -35,6 +35,7 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
     let mut texts = Texts::new();
     let mut notes = Vec::new();
     let mut missing = false;
+    let mut from_cache = 0;
     let progress = super::progress::Progress::new(!args.quiet && args.format == OutputFormat::Human);
     for (index, path) in paths.iter().enumerate() {
         if !path.exists() {
@@ -56,6 +57,13 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
         reports.extend(
             loaded.check_with_progress(filter.as_deref(), &|done, total| progress.report("checking", done, total)),
         );
+        from_cache += loaded.from_cache;
+        // The next check of this workspace reads what this one parsed from the cache.
+        if let Err(error) = loaded.save_cache()
+            && !args.quiet
+        {
+            eprintln!("warning: cannot write nacl-ls's cache: {error}");
+        }
         notes.extend(loaded.state_notes());
         notes.extend(
             loaded
@@ -88,7 +96,7 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
             for note in &notes {
                 writeln!(out, "note: {}", crate::terminal::escaped(note))?;
             }
-            print_summary(&mut out, &summary, started.elapsed().as_secs_f64())?;
+            print_summary(&mut out, &summary, started.elapsed().as_secs_f64(), from_cache)?;
             summary
         }
     };
@@ -102,9 +110,10 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
     })
 }
 
-fn print_summary(out: &mut impl Write, summary: &Summary, seconds: f64) -> io::Result<()> {
+fn print_summary(out: &mut impl Write, summary: &Summary, seconds: f64, from_cache: usize) -> io::Result<()> {
+    let cached = if from_cache > 0 { format!(", {from_cache} read from the cache") } else { String::new() };
     let checked = format!(
-        "{} checked ({:.1} MB in {:.2}s)",
+        "{} checked ({:.1} MB in {:.2}s{cached})",
         plural(summary.files_checked, "file"),
         summary.bytes_checked as f64 / 1e6,
         seconds

@@ -99,7 +99,17 @@ impl Writer {
                 || read_state(&Layout::load(&path, env.as_deref())),
             );
             workspace.set_state(state);
-            tracing::info!("loaded {} in {:?}", path.display(), started.elapsed());
+            // Every file's own results now, in parallel, and kept for the next start.
+            workspace.compute_file_results();
+            if let Err(error) = workspace.save_cache() {
+                tracing::warn!("cannot write the cache of {}: {error}", path.display());
+            }
+            tracing::info!(
+                "loaded {} in {:?} ({} files from the cache)",
+                path.display(),
+                started.elapsed(),
+                workspace.from_cache
+            );
             let _ = messages.send(Message::Indexed { root: path, workspace });
         });
         if let Err(error) = spawned {

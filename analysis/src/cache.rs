@@ -1,0 +1,366 @@
+//! The persistent cache: every NaCl file's own results (syntax errors and fragments) from the
+//! last run, so that loading an unchanged workspace parses nothing.
+//!
+//! One file per workspace under the user's cache folder (`$NACL_LS_CACHE_DIR`, else
+//! `$XDG_CACHE_HOME/nacl-ls`, else `~/.cache/nacl-ls`; never inside the workspace), named by a
+//! hash of the workspace's real path. A file's results are used only for a file of the same
+//! path, length and content hash (the text is still read: reading is cheap, parsing is not).
+//!
+//! Nothing in a cache file is trusted: it is read only if it is a regular file under a size cap,
+//! starts with this format's magic and the running build's identity, and its payload matches its
+//! checksum;
+//! anything else (a half-written, corrupt, foreign or planted file) is ignored as if absent. A
+//! cache is written to a new temporary file and renamed over the old one, so readers never see
+//! half a cache and a link planted at its name is replaced, not followed.
+
+use crate::{db::FileFragments, files, fragments::Fragment};
+use nacl_syntax::{SyntaxError, TextRange, nacl::ErrorCode};
+use rayon::prelude::*;
+use std::{
+    collections::HashMap,
+    io::{self, Write},
+    path::{Path, PathBuf},
+};
+
+/// The first bytes of a cache file.
+const MAGIC: &[u8; 8] = b"naclls\x00\x01";
+/// What wrote a cache: results of another version may differ, so its caches are not read.
+const VERSION: &str = concat!(env!("CARGO_PKG_NAME"), " ", env!("CARGO_PKG_VERSION"), " cache 1");
+
+/// The version and the build of the program running: a cache written by another build (whose
+/// results may be computed differently) is not read.
+fn writer() -> &'static str {
+    static WRITER: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    WRITER.get_or_init(|| {
+        let build = std::env::current_exe().and_then(std::fs::metadata).map(|m| {
+            let modified = m.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
+            format!("{} bytes, built {}", m.len(), modified.map_or(0, |d| d.as_nanos()))
+        });
+        format!("{VERSION} ({})", build.unwrap_or_default())
+    })
+}
+/// How many files one chunk holds (chunks are encoded and decoded in parallel).
+const CHUNK: usize = 256;
+/// The largest cache file read (a workspace is at most 2 GiB of text).
+const MAX_CACHE_BYTES: u64 = 8 << 30;
+/// How many workspaces' caches the cache folder keeps; the least recently written go first.
+const MAX_CACHES: usize = 32;
+
+/// A syntax error as stored: its code by name.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StoredError<'a> {
+    code: &'a str,
+    range: TextRange,
+    #[serde(borrow)]
+    message: std::borrow::Cow<'a, str>,
+}
+
+/// One file's results as stored (written from borrowed results, read into owned ones).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StoredFile<'a> {
+    /// The path relative to the workspace's root.
+    path: &'a str,
+    /// The text's length and hash.
+    len: u64,
+    hash: u64,
+    #[serde(borrow)]
+    errors: Vec<StoredError<'a>>,
+    fragments: std::borrow::Cow<'a, [Fragment]>,
+}
+
+/// The cached results of one workspace, by path.
+#[derive(Default)]
+pub struct Cache {
+    files: HashMap<PathBuf, (u64, u64, FileFragments)>,
+}
+
+/// The cache folder: `$NACL_LS_CACHE_DIR` (empty: no cache), else `$XDG_CACHE_HOME/nacl-ls`,
+/// else `$HOME/.cache/nacl-ls`; `None` when none is set to an absolute path.
+pub fn folder() -> Option<PathBuf> {
+    let absolute = |p: PathBuf| p.is_absolute().then_some(p);
+    if let Some(dir) = std::env::var_os("NACL_LS_CACHE_DIR") {
+        return absolute(PathBuf::from(dir));
+    }
+    std::env::var_os("XDG_CACHE_HOME")
+        .and_then(|d| absolute(PathBuf::from(d)))
+        .or_else(|| std::env::var_os("HOME").and_then(|h| absolute(PathBuf::from(h).join(".cache"))))
+        .map(|d| d.join("nacl-ls"))
+}
+
+/// The cache file of the workspace at `root` in `folder`, unless the folder lies inside the
+/// workspace (a cache there would be read as part of it, and could be planted by it).
+fn file_of(folder: &Path, root: &Path) -> Option<PathBuf> {
+    let root = std::fs::canonicalize(root).ok()?;
+    let real_folder = std::fs::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf());
+    if real_folder.starts_with(&root) {
+        return None;
+    }
+    let key = xxhash_rust::xxh3::xxh3_64(root.as_os_str().as_encoded_bytes());
+    Some(folder.join(format!("{key:016x}.cache")))
+}
+
+/// The hash a file's text is known by.
+fn text_hash(text: &str) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(text.as_bytes())
+}
+
+impl Cache {
+    /// The cached results of the workspace at `root` kept in `folder` (none when there are none,
+    /// or the cache file cannot be trusted).
+    pub fn load(folder: &Path, root: &Path) -> Cache {
+        file_of(folder, root).and_then(|file| read(&file, root)).unwrap_or_default()
+    }
+
+    /// Whether no results are left in it.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    /// The results cached for the file at `path` if its text is `text`, taken out of the cache.
+    pub fn take(&mut self, path: &Path, text: &str) -> Option<FileFragments> {
+        let (len, hash, _) = self.files.get(path)?;
+        if *len != text.len() as u64 || *hash != text_hash(text) {
+            return None;
+        }
+        self.files.remove(path).map(|(_, _, results)| results)
+    }
+}
+
+/// Reads and checks a cache file; `None` when it is missing or not to be trusted.
+fn read(file: &Path, root: &Path) -> Option<Cache> {
+    let bytes = files::read_regular(file, MAX_CACHE_BYTES).ok()?;
+    let rest = bytes.strip_prefix(MAGIC.as_slice())?;
+    let (version, rest) = postcard::take_from_bytes::<&str>(rest).ok()?;
+    if version != writer() {
+        return None;
+    }
+    let (payload, checksum) = rest.split_last_chunk::<8>()?;
+    if u64::from_le_bytes(*checksum) != xxhash_rust::xxh3::xxh3_64(payload) {
+        return None;
+    }
+    let decoded: Option<Vec<Vec<StoredFile<'_>>>> =
+        chunks(payload)?.into_par_iter().map(|c| postcard::from_bytes(c).ok()).collect();
+    let mut cache = Cache::default();
+    for stored in decoded?.into_iter().flatten() {
+        let errors: Option<Vec<SyntaxError>> = stored
+            .errors
+            .into_iter()
+            .map(|e| {
+                let code = ErrorCode::ALL.iter().find(|c| c.as_str() == e.code)?;
+                Some(SyntaxError::new(*code, e.range, e.message))
+            })
+            .collect();
+        let results = FileFragments { syntax_errors: errors?.into(), fragments: stored.fragments.into_owned().into() };
+        cache.files.insert(root.join(stored.path), (stored.len, stored.hash, results));
+    }
+    Some(cache)
+}
+
+/// Splits a payload into its chunks: each a little-endian `u64` length, then that many bytes.
+fn chunks(mut payload: &[u8]) -> Option<Vec<&[u8]>> {
+    let mut chunks = Vec::new();
+    while !payload.is_empty() {
+        let (len, rest) = payload.split_first_chunk::<8>()?;
+        let len = usize::try_from(u64::from_le_bytes(*len)).ok()?;
+        if len > rest.len() {
+            return None;
+        }
+        let (chunk, rest) = rest.split_at(len);
+        chunks.push(chunk);
+        payload = rest;
+    }
+    Some(chunks)
+}
+
+/// Writes the results of the workspace at `root` (each file's path, text and results) as its
+/// cache in `folder`, then keeps the folder to its most recent caches.
+pub fn save<'a>(folder: &Path, root: &Path, files: &[(&'a Path, &'a str, &'a FileFragments)]) -> io::Result<()> {
+    let Some(target) = file_of(folder, root) else { return Ok(()) };
+    let chunks: Vec<Vec<u8>> = files
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            let stored: Vec<StoredFile<'_>> = chunk
+                .iter()
+                .filter_map(|(path, text, results)| {
+                    Some(StoredFile {
+                        path: path.strip_prefix(root).ok()?.to_str()?,
+                        len: text.len() as u64,
+                        hash: text_hash(text),
+                        errors: results
+                            .syntax_errors
+                            .iter()
+                            .map(|e| StoredError {
+                                code: e.code.as_str(),
+                                range: e.range,
+                                message: std::borrow::Cow::Borrowed(&e.message),
+                            })
+                            .collect(),
+                        fragments: std::borrow::Cow::Borrowed(&results.fragments),
+                    })
+                })
+                .collect();
+            postcard::to_allocvec(&stored).map_err(io::Error::other)
+        })
+        .collect::<io::Result<_>>()?;
+    create_folder(folder)?;
+    write_replacing(&target, |out| {
+        out.write_all(MAGIC)?;
+        out.write_all(&postcard::to_allocvec(writer()).map_err(io::Error::other)?)?;
+        let mut checksum = xxhash_rust::xxh3::Xxh3Default::new();
+        for chunk in &chunks {
+            let len = (chunk.len() as u64).to_le_bytes();
+            checksum.update(&len);
+            checksum.update(chunk);
+            out.write_all(&len)?;
+            out.write_all(chunk)?;
+        }
+        out.write_all(&checksum.digest().to_le_bytes())
+    })?;
+    prune(folder, &target);
+    Ok(())
+}
+
+/// Creates the cache folder, readable by its owner only.
+fn create_folder(folder: &Path) -> io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(folder)
+}
+
+/// Writes a new file beside `target` (never an existing one, never through a link) with
+/// `write`, and renames it to `target`.
+fn write_replacing(target: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
+    let temporary = target.with_extension(format!("tmp{}", std::process::id()));
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600).custom_flags(libc::O_NOFOLLOW);
+    }
+    // Not synced: a cache cut short by a crash fails its checksum and is ignored.
+    let written = options.open(&temporary).and_then(|file| {
+        let mut out = io::BufWriter::with_capacity(1 << 20, file);
+        write(&mut out)?;
+        out.flush()
+    });
+    match written.and_then(|()| std::fs::rename(&temporary, target)) {
+        Ok(()) => Ok(()),
+        Err(error) => {
+            let _ = std::fs::remove_file(&temporary);
+            Err(error)
+        }
+    }
+}
+
+/// Removes the least recently written caches beyond [`MAX_CACHES`] (never `keep`).
+fn prune(folder: &Path, keep: &Path) {
+    let Ok(entries) = std::fs::read_dir(folder) else { return };
+    let mut caches: Vec<(std::time::SystemTime, PathBuf)> = entries
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "cache") && e.path() != keep)
+        .filter_map(|e| {
+            let meta = e.metadata().ok()?;
+            meta.is_file().then(|| (meta.modified().unwrap_or(std::time::UNIX_EPOCH), e.path()))
+        })
+        .collect();
+    if caches.len() < MAX_CACHES {
+        return;
+    }
+    caches.sort();
+    for (_, path) in &caches[..caches.len() + 1 - MAX_CACHES] {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn results(text: &str) -> FileFragments {
+        let parse = nacl_syntax::nacl::parse(text);
+        FileFragments { syntax_errors: parse.errors().into(), fragments: crate::fragments::fragments(&parse).into() }
+    }
+
+    fn workspace(name: &str) -> (PathBuf, PathBuf) {
+        let base = std::env::temp_dir().join(format!("nacl-ls-cache-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let (root, folder) = (base.join("ws"), base.join("cache"));
+        std::fs::create_dir_all(&root).expect("create");
+        (root, folder)
+    }
+
+    const TEXTS: [(&str, &str); 2] = [
+        ("a.nacl", "type salto.t {\n  string name {\n    _required = true\n  }\n}\n"),
+        (
+            "b.nacl",
+            "salto.t i {\n  name = \"x${ salto.t.instance.j }\"\n  list = [1, { a = file(\"p\") }]\n  bad = @\n}\n",
+        ),
+    ];
+
+    fn save_texts(root: &Path, folder: &Path) -> Vec<FileFragments> {
+        let paths: Vec<PathBuf> = TEXTS.iter().map(|(p, _)| root.join(p)).collect();
+        let all: Vec<FileFragments> = TEXTS.iter().map(|(_, t)| results(t)).collect();
+        let files: Vec<(&Path, &str, &FileFragments)> =
+            paths.iter().zip(&TEXTS).zip(&all).map(|((p, (_, t)), r)| (p.as_path(), *t, r)).collect();
+        save(folder, root, &files).expect("save");
+        all
+    }
+
+    #[test]
+    fn results_read_back_are_the_results_written() {
+        let (root, folder) = workspace("roundtrip");
+        let written = save_texts(&root, &folder);
+        let mut cache = Cache::load(&folder, &root);
+        for ((path, text), expected) in TEXTS.iter().zip(&written) {
+            assert_eq!(cache.take(&root.join(path), text).as_ref(), Some(expected));
+        }
+        // Another text at the same path is not served.
+        let mut cache = Cache::load(&folder, &root);
+        assert_eq!(cache.take(&root.join("a.nacl"), "type salto.u {\n}\n"), None);
+    }
+
+    #[test]
+    fn a_cache_with_any_byte_changed_or_cut_short_is_ignored() {
+        let (root, folder) = workspace("corrupt");
+        save_texts(&root, &folder);
+        let file = file_of(&folder, &root).expect("a cache file");
+        let good = std::fs::read(&file).expect("read");
+        for at in (0..good.len()).step_by(7) {
+            let mut bad = good.clone();
+            bad[at] ^= 0x5a;
+            std::fs::write(&file, &bad).expect("write");
+            let mut cache = Cache::load(&folder, &root);
+            for (path, text) in TEXTS {
+                let served = cache.take(&root.join(path), text);
+                assert!(served.is_none_or(|r| r == results(text)), "byte {at} flipped served other results");
+            }
+        }
+        std::fs::write(&file, &good[..good.len() / 2]).expect("write");
+        assert!(Cache::load(&folder, &root).files.is_empty());
+    }
+
+    #[test]
+    fn a_cache_folder_inside_the_workspace_is_not_used() {
+        let (root, _) = workspace("inside");
+        let folder = root.join(".cache");
+        save_texts(&root, &folder);
+        assert!(!folder.exists());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_planted_at_the_cache_name_is_replaced_not_followed() {
+        let (root, folder) = workspace("link");
+        std::fs::create_dir_all(&folder).expect("create");
+        let victim = folder.join("victim.txt");
+        std::fs::write(&victim, "keep").expect("write");
+        let file = file_of(&folder, &root).expect("a cache file");
+        std::os::unix::fs::symlink(&victim, &file).expect("link");
+        save_texts(&root, &folder);
+        assert_eq!(std::fs::read_to_string(&victim).expect("read"), "keep");
+        assert!(std::fs::symlink_metadata(&file).expect("cache").is_file());
+    }
+}
