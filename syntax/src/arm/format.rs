@@ -20,10 +20,10 @@ pub fn format(text: &str) -> String {
 
 /// `text`, already parsed as `parse`, in the canonical layout.
 pub fn format_parsed(text: &str, parse: &super::Parse) -> String {
-    let newline = match text.find('\n') {
-        Some(i) if text[..i].ends_with('\r') => "\r\n",
-        _ => "\n",
-    };
+    // CRLF only when every line break is one: text kept as written (a broken declaration) keeps
+    // its own breaks, so deciding by the first break alone could flip on the formatted text.
+    let newline =
+        if text.contains('\n') && text.matches('\n').count() == text.matches("\r\n").count() { "\r\n" } else { "\n" };
     // What runs to the end of the text would swallow the line break the layout ends with.
     if parse
         .errors()
