@@ -221,8 +221,21 @@ impl Formatter<'_> {
 
 /// A node as written, without the line breaks and spaces it may end with (an unclosed bracket's
 /// node runs to the end of the text); the layout writes those.
+/// A node kept as written, but for a space before a comment that follows other text on its line
+/// (as the layout writes a comment after an item: what ends the node, a stray `\r`, is trimmed, so
+/// its comment can belong to the next item once formatted) and the white space it ends with.
 fn verbatim(node: &SyntaxNode) -> String {
-    node.text().to_string().trim_end_matches([' ', '\t', '\r', '\n']).to_owned()
+    let mut out = String::new();
+    for token in node.descendants_with_tokens().filter_map(NodeOrToken::into_token) {
+        if matches!(token.kind(), LINE_COMMENT | BLOCK_COMMENT)
+            && !out.is_empty()
+            && !out.ends_with([' ', '\t', '\r', '\n'])
+        {
+            out.push(' ');
+        }
+        out.push_str(token.text());
+    }
+    out.trim_end_matches([' ', '\t', '\r', '\n']).to_owned()
 }
 
 fn space(out: &mut String) {
