@@ -24,11 +24,15 @@ pub fn format_parsed(text: &str, parse: &super::Parse) -> String {
     // its own breaks, so deciding by the first break alone could flip on the formatted text.
     let newline =
         if text.contains('\n') && text.matches('\n').count() == text.matches("\r\n").count() { "\r\n" } else { "\n" };
-    // What runs to the end of the text would swallow the line break the layout ends with.
-    if parse
-        .errors()
-        .iter()
-        .any(|e| e.code == super::ErrorCode::UnterminatedComment || e.code == super::ErrorCode::UnterminatedString)
+    // What runs to the end of the text would swallow the line break the layout ends with; a lone
+    // `\r` (an invalid character, reported) is a line break to some readers and not to others, so
+    // where it ends up decides what a kept declaration holds.
+    let lone_cr = text.as_bytes().windows(2).any(|w| w[0] == b'\r' && w[1] != b'\n') || text.ends_with('\r');
+    if lone_cr
+        || parse
+            .errors()
+            .iter()
+            .any(|e| e.code == super::ErrorCode::UnterminatedComment || e.code == super::ErrorCode::UnterminatedString)
     {
         return text.to_owned();
     }
@@ -221,21 +225,8 @@ impl Formatter<'_> {
 
 /// A node as written, without the line breaks and spaces it may end with (an unclosed bracket's
 /// node runs to the end of the text); the layout writes those.
-/// A node kept as written, but for a space before a comment that follows other text on its line
-/// (as the layout writes a comment after an item: what ends the node, a stray `\r`, is trimmed, so
-/// its comment can belong to the next item once formatted) and the white space it ends with.
 fn verbatim(node: &SyntaxNode) -> String {
-    let mut out = String::new();
-    for token in node.descendants_with_tokens().filter_map(NodeOrToken::into_token) {
-        if matches!(token.kind(), LINE_COMMENT | BLOCK_COMMENT)
-            && !out.is_empty()
-            && !out.ends_with([' ', '\t', '\r', '\n'])
-        {
-            out.push(' ');
-        }
-        out.push_str(token.text());
-    }
-    out.trim_end_matches([' ', '\t', '\r', '\n']).to_owned()
+    node.text().to_string().trim_end_matches([' ', '\t', '\r', '\n']).to_owned()
 }
 
 fn space(out: &mut String) {
