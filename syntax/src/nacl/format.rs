@@ -15,7 +15,7 @@ use crate::nacl::{
     green::{GNode, GToken},
     lexer::is_word,
 };
-use rowan::{NodeOrToken, TextRange};
+use rowan::{NodeOrToken, TextRange, TextSize};
 
 /// Formats a whole file.
 pub fn format(text: &str) -> String {
@@ -27,7 +27,20 @@ pub fn format_parsed(text: &str, parse: &Parse) -> String {
     // A byte order mark stays where it is, at the very start, out of the way of the rest (which
     // may be copied verbatim from its first byte when it is broken).
     if let Some(rest) = text.strip_prefix('\u{feff}') {
-        return format!("\u{feff}{}", format(rest));
+        // Unless the mark changes how the rest parses (where a broken block ends can depend on
+        // columns): then the text is kept as written.
+        let rest_parse = crate::nacl::parse(rest);
+        let mark = TextSize::of('\u{feff}');
+        let same = rest_parse.errors().len() == parse.errors().len()
+            && rest_parse
+                .errors()
+                .iter()
+                .zip(parse.errors())
+                .all(|(a, b)| a.code == b.code && a.range + mark == b.range);
+        if !same {
+            return text.to_owned();
+        }
+        return format!("\u{feff}{}", format_parsed(rest, &rest_parse));
     }
     let mut f = Formatter::new(text, parse);
     let root = GNode::root(parse.green());
