@@ -352,6 +352,19 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
+    fn a_fifo_at_the_cache_name_is_not_waited_on_and_is_replaced() {
+        let (root, folder) = workspace("fifo");
+        std::fs::create_dir_all(&folder).expect("create");
+        let file = file_of(&folder, &root).expect("a cache file");
+        let made = std::process::Command::new("mkfifo").arg(&file).status().expect("mkfifo runs");
+        assert!(made.success());
+        assert!(Cache::load(&folder, &root).is_empty());
+        save_texts(&root, &folder);
+        assert!(std::fs::symlink_metadata(&file).expect("cache").is_file());
+    }
+
+    #[cfg(unix)]
+    #[test]
     fn a_link_planted_at_the_cache_name_is_replaced_not_followed() {
         let (root, folder) = workspace("link");
         std::fs::create_dir_all(&folder).expect("create");

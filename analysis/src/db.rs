@@ -259,13 +259,22 @@ pub fn merged_element(
     env: Option<&str>,
     id: &ElemId,
 ) -> Option<MergedElement<SourceFile>> {
-    let files = element_files(db, workspace, env, id);
-    if files.is_empty() {
+    let parts = element_parts(db, workspace, env, id);
+    if parts.is_empty() {
         return None;
     }
-    let parts: Vec<(SourceFile, &Fragment)> =
-        files.iter().flat_map(|&file| fragments_of(db, file, id).into_iter().map(move |f| (file, f))).collect();
     Some(merge::merge(id.clone(), &parts))
+}
+
+/// The fragments of an element in one environment, with their files, in the files' order.
+fn element_parts<'db>(
+    db: &'db dyn Db,
+    workspace: Workspace,
+    env: Option<&str>,
+    id: &ElemId,
+) -> Vec<(SourceFile, &'db Fragment)> {
+    let files = element_files(db, workspace, env, id);
+    files.iter().flat_map(|&file| fragments_of(db, file, id).into_iter().map(move |f| (file, f))).collect()
 }
 
 /// The conflicts between an element's fragments in one environment. Merged elements themselves
@@ -276,9 +285,7 @@ pub fn element_conflicts<'db>(
     workspace: Workspace,
     key: ElementKey<'db>,
 ) -> Vec<merge::Conflict<SourceFile>> {
-    let files = element_files(db, workspace, key.env(db).as_deref(), key.id(db));
-    let parts: Vec<(SourceFile, &Fragment)> =
-        files.iter().flat_map(|&file| fragments_of(db, file, key.id(db)).into_iter().map(move |f| (file, f))).collect();
+    let parts = element_parts(db, workspace, key.env(db).as_deref(), key.id(db));
     if parts.is_empty() {
         return Vec::new();
     }

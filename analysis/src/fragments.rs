@@ -415,11 +415,7 @@ fn string_kind(string: GNode<'_>, multiline: bool) -> ValueKind {
     for part in string.children() {
         match part {
             NodeOrToken::Token(t) if matches!(t.kind(), STRING_TEXT | ESCAPE) => {
-                if multiline {
-                    text.push_multiline_piece(t.kind(), t.text());
-                } else {
-                    text.push_string_piece(t.kind(), t.text());
-                }
+                text.push_piece(t.kind(), t.text(), multiline)
             }
             NodeOrToken::Node(template) if template.kind() == TEMPLATE => {
                 flush(&mut text, &mut out, false);

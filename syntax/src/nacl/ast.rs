@@ -258,13 +258,7 @@ fn string_parts(node: &SyntaxNode) -> impl Iterator<Item = StringPart> + use<> {
 fn push_parts(decoder: &mut StringDecoder, parts: impl Iterator<Item = StringPart>, multiline: bool) {
     for part in parts {
         match part {
-            StringPart::Text(t) | StringPart::Escape(t) => {
-                if multiline {
-                    decoder.push_multiline_piece(t.kind(), t.text())
-                } else {
-                    decoder.push_string_piece(t.kind(), t.text())
-                }
-            }
+            StringPart::Text(t) | StringPart::Escape(t) => decoder.push_piece(t.kind(), t.text(), multiline),
             StringPart::Template(t) => {
                 let id = t.id();
                 let id = id.as_ref().map_or("", |id| id.text());

@@ -48,6 +48,11 @@ impl StringDecoder {
         }
     }
 
+    /// Adds a piece of a `'''` string when `multiline`, else of a `"` string.
+    pub fn push_piece(&mut self, kind: SyntaxKind, text: &str, multiline: bool) {
+        if multiline { self.push_multiline_piece(kind, text) } else { self.push_string_piece(kind, text) }
+    }
+
     /// Returns the decoded value.
     pub fn finish(mut self) -> String {
         self.flush_high();

@@ -119,21 +119,12 @@ impl<'a> GNode<'a> {
         for child in self.children() {
             match child {
                 NodeOrToken::Token(t) if matches!(t.kind(), SyntaxKind::STRING_TEXT | SyntaxKind::ESCAPE) => {
-                    if multiline {
-                        decoder.push_multiline_piece(t.kind(), t.text());
-                    } else {
-                        decoder.push_string_piece(t.kind(), t.text());
-                    }
+                    decoder.push_piece(t.kind(), t.text(), multiline);
                 }
                 NodeOrToken::Token(_) => {}
                 NodeOrToken::Node(template) if template.kind() == SyntaxKind::TEMPLATE => {
                     let id = template.token(SyntaxKind::IDENT).map_or("", GToken::text);
-                    let written = format!("${{ {id} }}");
-                    if multiline {
-                        decoder.push_multiline_piece(SyntaxKind::STRING_TEXT, &written);
-                    } else {
-                        decoder.push_string_piece(SyntaxKind::STRING_TEXT, &written);
-                    }
+                    decoder.push_piece(SyntaxKind::STRING_TEXT, &format!("${{ {id} }}"), multiline);
                 }
                 NodeOrToken::Node(_) => {}
             }

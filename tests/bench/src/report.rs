@@ -72,16 +72,10 @@ pub fn table(columns: &[Column], latency_reference: Option<&str>) -> String {
     row("parse, 1 thread, MB/s (x read)", "", &|c| throughput_cell(c.parse, c.read));
     row("parse + fragments, 1 thread, MB/s (x read)", "", &|c| throughput_cell(c.fragments, c.read));
     row("format, 1 thread, MB/s (x read)", "", &|c| throughput_cell(c.format, c.read));
-    row("full check, all cores, s (x parallel read)", "<= 1.5x", &|c| {
-        c.check.map_or("-".into(), |k| {
-            format!("{:.2} ({:.1}x)", k.rate.seconds, k.rate.seconds / c.parallel_read.seconds.max(1e-9))
-        })
-    });
+    row("full check, all cores, s (x parallel read)", "<= 1.5x", &|c| seconds_cell(c.check, c.parallel_read));
     row("full check, MB/s (x read)", "", &|c| c.check.map_or("-".into(), |k| throughput_cell(k.rate, c.read)));
     row("full check from the cache (unchanged workspace), s (x parallel read)", "", &|c| {
-        c.warm_check.map_or("-".into(), |k| {
-            format!("{:.2} ({:.1}x)", k.rate.seconds, k.rate.seconds / c.parallel_read.seconds.max(1e-9))
-        })
+        seconds_cell(c.warm_check, c.parallel_read)
     });
     row("full check, allocations per MB of input", "", &|c| {
         c.allocations.map_or("-".into(), |n| format!("{:.0}", n as f64 / (c.bytes.max(1) as f64 / 1e6)))
@@ -174,6 +168,13 @@ pub fn table(columns: &[Column], latency_reference: Option<&str>) -> String {
         .collect::<Vec<_>>();
     out.push_str(&format!("| server: peak RSS MB (x input) | {} | <= 2x |\n", peaks.join(" | ")));
     out
+}
+
+/// A check's seconds and their ratio to reading the files on all cores.
+fn seconds_cell(check: Option<Check>, parallel_read: Rate) -> String {
+    check.map_or("-".into(), |k| {
+        format!("{:.2} ({:.1}x)", k.rate.seconds, k.rate.seconds / parallel_read.seconds.max(1e-9))
+    })
 }
 
 fn throughput_cell(rate: Rate, read: Rate) -> String {

@@ -131,7 +131,13 @@ pub fn allocations(dir: &Path) -> Option<u64> {
 /// process of this program (`check-here`), and keeps the fastest run (the others met a busier
 /// machine).
 pub fn check(dir: &Path) -> Option<Check> {
-    let runs: Vec<Check> = (0..3).map_while(|_| check_once(dir, None)).collect();
+    fastest_of_three(|| check_once(dir, None))
+}
+
+/// The fastest of three runs (stopping at one that fails).
+fn fastest_of_three(run: impl FnMut() -> Option<Check>) -> Option<Check> {
+    let mut run = run;
+    let runs: Vec<Check> = (0..3).map_while(|_| run()).collect();
     runs.into_iter().min_by(|a, b| a.rate.seconds.total_cmp(&b.rate.seconds))
 }
 
@@ -141,8 +147,7 @@ pub fn warm_check(dir: &Path) -> Option<Check> {
     let cache = crate::repo_root().join("target/bench-cache");
     let _ = std::fs::remove_dir_all(&cache);
     check_once(dir, Some(&cache))?;
-    let runs: Vec<Check> = (0..3).map_while(|_| check_once(dir, Some(&cache))).collect();
-    runs.into_iter().min_by(|a, b| a.rate.seconds.total_cmp(&b.rate.seconds))
+    fastest_of_three(|| check_once(dir, Some(&cache)))
 }
 
 /// One full check of `dir` in a child process, with the cache in `cache` (none when `None`).
