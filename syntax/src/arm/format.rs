@@ -3,15 +3,14 @@
 //! blank line kept between items, comments kept where they are (on their own line or after an
 //! item), and a line break at the end.
 //!
-//! Strings are kept as written. A declaration holding a syntax error is kept exactly as written
-//! (and a file with an unclosed string or comment entirely), so formatting never loses text;
-//! `format(format(x)) == format(x)`.
+//! Strings are kept as written. A file with syntax errors is kept exactly as written, so
+//! formatting never loses text; `format(format(x)) == format(x)`.
 
 use super::{
     SyntaxKind::{self, *},
     SyntaxNode,
 };
-use rowan::{NodeOrToken, TextRange};
+use rowan::NodeOrToken;
 
 /// `text` in the canonical layout.
 pub fn format(text: &str) -> String {
@@ -20,40 +19,28 @@ pub fn format(text: &str) -> String {
 
 /// `text`, already parsed as `parse`, in the canonical layout.
 pub fn format_parsed(text: &str, parse: &super::Parse) -> String {
-    // CRLF only when every line break is one: text kept as written (a broken declaration) keeps
-    // its own breaks, so deciding by the first break alone could flip on the formatted text.
-    let newline =
-        if text.contains('\n') && text.matches('\n').count() == text.matches("\r\n").count() { "\r\n" } else { "\n" };
     // A file with syntax errors is kept as written: where the parser ends a broken declaration
     // depends on the layout, so reformatting around one was not idempotent (the fuzz target kept
     // finding such files: line breaks, stray carriage returns, a loop glued to a broken one).
     if !parse.errors().is_empty() {
         return text.to_owned();
     }
-    let errors: Vec<TextRange> = parse.errors().iter().map(|e| e.range).collect();
-    let formatter = Formatter { errors: &errors, newline };
+    // CRLF only when every line break is one (a comment or string may hold a lone `\n`).
+    let newline =
+        if text.contains('\n') && text.matches('\n').count() == text.matches("\r\n").count() { "\r\n" } else { "\n" };
+    let formatter = Formatter { newline };
     let body = formatter.entries(&parse.syntax(), 0, false);
     let body = body.strip_prefix(newline).unwrap_or(&body);
     if body.is_empty() { String::new() } else { format!("{body}{newline}") }
 }
 
-struct Formatter<'a> {
-    /// The ranges of the parse's errors: a declaration touching one is kept as written.
-    errors: &'a [TextRange],
+/// Lays out a tree without syntax errors.
+struct Formatter {
+    /// The line break of the file: `\r\n` or `\n`.
     newline: &'static str,
 }
 
-impl Formatter<'_> {
-    fn is_broken(&self, node: &SyntaxNode) -> bool {
-        let range = node.text_range();
-        node.descendants().any(|n| n.kind() == ERROR)
-            || self.errors.iter().any(|e| {
-                // An error just after the node (a `}` on its line) is not its own; a missing piece
-                // at its end (an empty range there) is.
-                e.start() >= range.start() && (e.start() < range.end() || (e.is_empty() && e.start() == range.end()))
-            })
-    }
-
+impl Formatter {
     /// The items of `node` (a file, a loop body, an object or an array), each on a line of its own
     /// at `indent`, every line starting with a line break. `opened`: the items follow a `{` or `[`,
     /// so a comment on that line stays there.
@@ -110,9 +97,6 @@ impl Formatter<'_> {
     /// One item of a list: a declaration, a property, an array item, or something kept verbatim.
     fn item(&self, node: &SyntaxNode, indent: usize) -> String {
         if node.kind().is_declaration() {
-            if self.is_broken(node) {
-                return verbatim(node);
-            }
             return self.declaration(node, indent);
         }
         match node.kind() {
