@@ -136,6 +136,12 @@ pub fn table(columns: &[Column], latency_reference: Option<&str>) -> String {
     server_row(&mut server_rows, "server: completion of a type name, median / p99 ms (x ref)", "p99 <= 10 ms", &|s| {
         s.type_completion
     });
+    server_row(
+        &mut server_rows,
+        "server: completion of a reference after `adapter.`, median / p99 ms (x ref)",
+        "p99 <= 10 ms",
+        &|s| s.reference_completion,
+    );
     server_row(&mut server_rows, "server: workspace symbols, median / p99 ms (x ref)", "<= 20 ms", &|s| s.symbols);
     server_row(
         &mut server_rows,

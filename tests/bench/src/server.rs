@@ -63,6 +63,8 @@ pub struct ServerFigures {
     pub completion: Latency,
     /// Completion of a type name in the header.
     pub type_completion: Latency,
+    /// Completion of a reference after `adapter.` in a value: every type of the adapter matches.
+    pub reference_completion: Latency,
     /// Workspace symbols, typed one letter at a time.
     pub symbols: Latency,
     /// Semantic tokens of the workspace's largest file, and its size in bytes.
@@ -156,6 +158,17 @@ pub fn measure(server: &Path, root: &Path, files: &[PathBuf]) -> Option<ServerFi
     };
     let completion = completion_at(&mut client, target.edit.0, 2);
     let type_completion = completion_at(&mut client, target.header, header.find('.').map_or(0, |d| d + 1));
+    // A new attribute after the header, `zzReference = adapter.`, completed at its end.
+    let adapter = header.split('.').next().unwrap_or_default();
+    let line = format!("  zzReference = {adapter}.");
+    let at = json!({ "line": target.header, "character": header.chars().count() });
+    let version = EDITS as i64 + 2;
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": file_uri, "version": version }, "contentChanges": [{ "range": { "start": at, "end": at }, "text": format!("\n{line}") }] }),
+    );
+    client.diagnostics(&file_uri, version);
+    let reference_completion = completion_at(&mut client, target.header + 1, line.chars().count());
     let largest = files.iter().max_by_key(|f| f.metadata().map(|m| m.len()).unwrap_or(0));
     let tokens = match largest.and_then(|path| Some((std::fs::read_to_string(path).ok()?, path))) {
         Some((text, path)) => {
@@ -179,6 +192,7 @@ pub fn measure(server: &Path, root: &Path, files: &[PathBuf]) -> Option<ServerFi
         references,
         completion,
         type_completion,
+        reference_completion,
         symbols,
         tokens,
         peak,
