@@ -187,17 +187,26 @@ impl ElementIndex {
 /// How many files one part of the element index covers. The index is built from parts so that
 /// checking it is still valid after an edit visits the edited file's part and the list of parts
 /// (the parts of files not edited are known unchanged from their durability), not every file.
-const INDEX_PART: usize = 512;
+pub(crate) const INDEX_PART: usize = 512;
+
+/// The `part`th run of [`INDEX_PART`] files of the workspace.
+pub(crate) fn part_files(db: &dyn Db, workspace: Workspace, part: usize) -> &[SourceFile] {
+    let files = workspace.files(db);
+    files.get(part * INDEX_PART..((part + 1) * INDEX_PART).min(files.len())).unwrap_or_default()
+}
+
+/// How many parts of [`INDEX_PART`] files the workspace has.
+pub(crate) fn part_count(db: &dyn Db, workspace: Workspace) -> usize {
+    workspace.files(db).len().div_ceil(INDEX_PART)
+}
 
 /// The element IDs the `part`th run of [`INDEX_PART`] files defines, with the file and its
 /// source (workspace config files left out).
 #[salsa::tracked(returns(ref))]
 fn index_part(db: &dyn Db, workspace: Workspace, part: usize) -> Vec<(ElemId, SourceFile, Source)> {
     let layout = workspace.layout(db);
-    let files = workspace.files(db);
-    let run = files.get(part * INDEX_PART..((part + 1) * INDEX_PART).min(files.len())).unwrap_or_default();
     let mut out = Vec::new();
-    for &file in run {
+    for &file in part_files(db, workspace, part) {
         if file.language(db) != crate::language::Language::Nacl {
             continue;
         }
@@ -214,7 +223,7 @@ fn index_part(db: &dyn Db, workspace: Workspace, part: usize) -> Vec<(ElemId, So
 #[salsa::tracked(returns(ref))]
 pub fn element_index(db: &dyn Db, workspace: Workspace) -> ElementIndex {
     let mut index = ElementIndex::default();
-    for part in 0..workspace.files(db).len().div_ceil(INDEX_PART) {
+    for part in 0..part_count(db, workspace) {
         for (id, file, source) in index_part(db, workspace, part) {
             let file = *file;
             let entry = index.files.entry(id.clone()).or_default();

@@ -1,7 +1,7 @@
 //! Workspace symbols: every element and field of the workspace, fuzzy-matched against a query.
 
 use crate::{
-    db::{Db, SourceFile, file_fragments},
+    db::{Db, SourceFile, Workspace, file_fragments, part_count, part_files},
     elem_id::decode_nacl_case,
     fragments::{FragmentKind, ValueKind},
     structure::SymbolKind,
@@ -59,55 +59,113 @@ pub fn file_symbols(db: &dyn Db, file: SourceFile) -> Arc<[SymbolEntry]> {
     entries.into()
 }
 
+/// A matching symbol: where it is among the searched files' entries, and how well it matched.
+#[derive(Clone, Copy)]
+struct Scored {
+    score: u32,
+    /// The length of its name.
+    len: u32,
+    /// Its part of the workspace's files.
+    part: u32,
+    /// Its index among that part's entries.
+    entry: u32,
+}
+
+impl Scored {
+    /// Better first: a higher score, then a shorter name.
+    fn rank(&self) -> (std::cmp::Reverse<u32>, u32) {
+        (std::cmp::Reverse(self.score), self.len)
+    }
+}
+
+/// The symbols of one part of the workspace's files ([`crate::db::INDEX_PART`] of them), kept
+/// between searches so that a search reads a few hundred parts instead of every file.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct SymbolPart {
+    /// The NaCl files of the part that declare something, in path order.
+    pub paths: Vec<PathBuf>,
+    /// Every symbol of those files, with its file's index in `paths`.
+    pub entries: Vec<(u32, SymbolEntry)>,
+}
+
+/// The symbols of the `part`th run of files (recomputed only when one of them declares something
+/// new, not when a value is edited).
+#[salsa::tracked(returns(ref))]
+pub fn symbol_part(db: &dyn Db, workspace: Workspace, part: usize) -> SymbolPart {
+    let mut symbols = SymbolPart::default();
+    for &file in part_files(db, workspace, part) {
+        if file.language(db) != crate::language::Language::Nacl {
+            continue;
+        }
+        let entries = file_symbols(db, file);
+        if entries.is_empty() {
+            continue;
+        }
+        let at = symbols.paths.len() as u32;
+        symbols.paths.push(file.path(db).clone());
+        symbols.entries.extend(entries.iter().map(|entry| (at, entry.clone())));
+    }
+    symbols
+}
+
 impl LoadedWorkspace {
     /// The elements and fields best matching `query` (fuzzy, case-insensitive unless it has
     /// capitals), best first, at most `limit`. Split elements are listed once.
     pub fn workspace_symbols(&self, query: &str, limit: usize) -> Vec<WorkspaceSymbol> {
         let pattern = Pattern::parse(query, CaseMatching::Smart, Normalization::Smart);
-        let files: Vec<(&PathBuf, &Arc<[SymbolEntry]>)> = self
-            .workspace
-            .files(&self.db)
-            .iter()
-            .filter(|file| file.language(&self.db) == crate::language::Language::Nacl)
-            .map(|&file| (file.path(&self.db), file_symbols(&self.db, file)))
-            .collect();
-        let mut scored: Vec<(u32, &PathBuf, &SymbolEntry)> = files
+        let parts: Vec<&SymbolPart> =
+            (0..part_count(&self.db, self.workspace)).map(|part| symbol_part(&self.db, self.workspace, part)).collect();
+        let mut scored: Vec<Scored> = parts
             .par_iter()
-            .map_init(
-                || (Matcher::new(Config::DEFAULT), Vec::new()),
-                |(matcher, buffer), (path, entries)| {
-                    entries
-                        .iter()
-                        .filter_map(|entry| {
-                            let score = if query.is_empty() {
-                                Some(0)
-                            } else {
-                                pattern.score(Utf32Str::new(&entry.name, buffer), matcher)
-                            };
-                            score.map(|score| (score, *path, entry))
-                        })
-                        .collect::<Vec<_>>()
+            .enumerate()
+            .fold(
+                || (Matcher::new(Config::DEFAULT), Vec::new(), Vec::new()),
+                |(mut matcher, mut buffer, mut found), (part, symbols)| {
+                    for (at, (_, entry)) in symbols.entries.iter().enumerate() {
+                        let score = if query.is_empty() {
+                            Some(0)
+                        } else {
+                            pattern.score(Utf32Str::new(&entry.name, &mut buffer), &mut matcher)
+                        };
+                        if let Some(score) = score {
+                            let len = entry.name.len() as u32;
+                            found.push(Scored { score, len, part: part as u32, entry: at as u32 });
+                        }
+                    }
+                    (matcher, buffer, found)
                 },
             )
-            .flatten()
-            .collect();
+            .map(|(_, _, found)| found)
+            .reduce(Vec::new, |mut a, mut b| {
+                a.append(&mut b);
+                a
+            });
+        let entry = |s: &Scored| &parts[s.part as usize].entries[s.entry as usize].1;
+        let path =
+            |s: &Scored| &parts[s.part as usize].paths[parts[s.part as usize].entries[s.entry as usize].0 as usize];
         // Best score first; shorter names first among equals, then by name and file. Only the
         // best few are sorted (a short query matches nearly everything): enough to fill `limit`
-        // after split elements, listed once per fragment, are merged.
-        let order = |(a, p, x): &(u32, &PathBuf, &SymbolEntry), (b, q, y): &(u32, &PathBuf, &SymbolEntry)| {
-            b.cmp(a).then(x.name.len().cmp(&y.name.len())).then(x.name.cmp(&y.name)).then(p.cmp(q))
-        };
+        // after split elements, listed once per fragment, are merged. They are picked by score
+        // and length alone, then every tie at the cut is kept, so the cut does not change the
+        // order.
         let kept = limit.saturating_mul(8).max(1);
         if scored.len() > kept {
-            scored.select_nth_unstable_by(kept - 1, order);
-            scored.truncate(kept);
+            let (_, &mut cut, _) = scored.select_nth_unstable_by_key(kept - 1, Scored::rank);
+            scored.retain(|s| s.rank() <= cut.rank());
         }
-        scored.sort_by(order);
-        scored.dedup_by(|(_, _, x), (_, _, y)| x.name == y.name);
+        scored.sort_unstable_by(|a, b| {
+            a.rank()
+                .cmp(&b.rank())
+                .then_with(|| entry(a).name.cmp(&entry(b).name))
+                .then((a.part, a.entry).cmp(&(b.part, b.entry)))
+        });
+        scored.truncate(kept);
+        let mut scored: Vec<(&PathBuf, &SymbolEntry)> = scored.iter().map(|s| (path(s), entry(s))).collect();
+        scored.dedup_by(|(_, x), (_, y)| x.name == y.name);
         scored
             .into_iter()
             .take(limit)
-            .map(|(_, path, entry)| {
+            .map(|(path, entry)| {
                 let symbol = WorkspaceSymbol {
                     name: entry.name.to_string(),
                     kind: entry.kind,
