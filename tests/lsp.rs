@@ -158,8 +158,10 @@ fn indexing_reports_progress_and_closed_files_follow_the_disk() {
     );
     client.notify("initialized", json!({}));
     // The file watcher is registered, indexing reports progress from begin to end, and before it
-    // ends a closed file with an error gets diagnostics without a version.
+    // ends a closed file with an error gets diagnostics without a version: a syntax error as soon
+    // as the files are parsed, before the workspace-wide check begins.
     let (mut registered, mut begun, mut published, mut checked) = (false, false, None, None);
+    let (mut checking, mut published_before_checking) = (false, false);
     loop {
         let m = client.wait_for(|_| true);
         if m["method"] == "client/registerCapability" {
@@ -171,13 +173,16 @@ fn indexing_reports_progress_and_closed_files_follow_the_disk() {
             && m["params"]["value"]["message"].as_str().is_some_and(|t| t.starts_with("checked"))
         {
             checked = Some(m["params"]["value"].clone());
+        } else if m["method"] == "$/progress" && m["params"]["value"]["message"] == "checking" {
+            checking = true;
         } else if m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == broken {
+            published_before_checking |= published.is_none() && !checking;
             published = Some(m["params"].clone());
         } else if m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end" {
             break;
         }
     }
-    assert!(registered && begun);
+    assert!(registered && begun && checking && published_before_checking);
     // The first check moves the report on to 100%.
     let checked = checked.expect("a progress report of the check");
     assert_eq!((checked["message"].as_str(), checked["percentage"].as_u64()), (Some("checked 2/2 files"), Some(100)));

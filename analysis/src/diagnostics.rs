@@ -61,6 +61,16 @@ pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> 
     }
 }
 
+/// The diagnostics a file has on its own, whatever the rest of the workspace holds, by position:
+/// a NaCl or HCL file's syntax errors, and all of an ARMLang file's (it stands alone).
+pub fn own_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
+    match file.language(db) {
+        Language::Nacl => file_fragments(db, file).syntax_errors.iter().map(Diagnostic::from_syntax).collect(),
+        Language::Hcl => crate::hcl::diagnostics(db, file).clone(),
+        Language::Arm => crate::arm::diagnostics(db, file).clone(),
+    }
+}
+
 /// Every diagnostic of an HCL file, ordered by position: its syntax errors, and what its hcldec
 /// spec says of it (or, for a spec file, its mistakes).
 #[salsa::tracked(returns(ref))]

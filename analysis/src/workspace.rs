@@ -241,6 +241,34 @@ impl LoadedWorkspace {
                 },
             )
             .collect();
+        self.add_load_errors(&mut reports, filter);
+        reports
+    }
+
+    /// The diagnostics every file has on its own, known before the workspace-wide check ends
+    /// ([`crate::diagnostics::own_diagnostics`], and files that could not be read), for the
+    /// files with any, by path. Computes what [`LoadedWorkspace::compute_file_results`] has not.
+    pub fn own_reports(&self) -> Vec<FileReport> {
+        let mut reports: Vec<FileReport> = self
+            .workspace
+            .files(&self.db)
+            .iter()
+            .filter_map(|&file| {
+                let diagnostics = crate::diagnostics::own_diagnostics(&self.db, file);
+                (!diagnostics.is_empty()).then(|| FileReport {
+                    path: file.path(&self.db).clone(),
+                    text: file.text(&self.db).clone(),
+                    diagnostics,
+                })
+            })
+            .collect();
+        self.add_load_errors(&mut reports, None);
+        reports
+    }
+
+    /// Puts each load error under `filter` first in its file's report (a new one for a file
+    /// that was not read), and sorts the reports by path.
+    fn add_load_errors(&self, reports: &mut Vec<FileReport>, filter: Option<&Path>) {
         for (path, diagnostic) in self.load_errors.iter() {
             match reports.iter_mut().find(|r| &r.path == path) {
                 Some(report) => report.diagnostics.insert(0, diagnostic.clone()),
@@ -253,7 +281,6 @@ impl LoadedWorkspace {
             }
         }
         reports.sort_by(|a, b| a.path.cmp(&b.path));
-        reports
     }
 }
 

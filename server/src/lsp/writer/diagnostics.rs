@@ -12,7 +12,7 @@ use crate::lsp::{
 };
 use nacl_analysis::{
     diagnostics::Diagnostic as NaclDiagnostic,
-    workspace::{self, LoadedWorkspace},
+    workspace::{self, FileReport, LoadedWorkspace},
 };
 use std::{
     collections::HashMap,
@@ -150,6 +150,25 @@ impl Writer {
         }
     }
 
+    /// The diagnostics files of a loading workspace have on their own (syntax errors, found
+    /// as the files were read and parsed), pushed for closed files before the workspace-wide
+    /// check that replaces them ends.
+    pub(super) fn own_diagnostics(&mut self, path: PathBuf, reports: Vec<FileReport>) {
+        let Some(root) = self.roots.iter().find(|r| r.path == path && !r.scratch) else { return };
+        if self.workspace_pulled || root.indexed {
+            return;
+        }
+        let open: HashMap<PathBuf, Uri> = self
+            .buffers
+            .iter()
+            .map(|(uri, b)| (b.current.path.clone(), uri.clone()))
+            .filter(|(path, _)| path.starts_with(&root.path))
+            .collect();
+        let files = closed_files(&root.workspace, &self.settings, self.encoding, &self.uris, reports, &open);
+        let (roots, open) = (self.uris.spellings(&root.path), open.into_values().collect());
+        self.outgoing.send(Outgoing::Workspace { roots, files, open, generation: self.generation });
+    }
+
     pub(super) fn schedule_passes(&mut self, which: impl Fn(&Root) -> bool) {
         let at = Instant::now() + PASS_DELAY;
         for root in self.roots.iter_mut().filter(|r| !r.scratch && which(r)) {
@@ -202,20 +221,8 @@ impl DiagnosticsJob {
         open: HashMap<PathBuf, Uri>,
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> (Outgoing, Vec<String>) {
-        let files = self
-            .workspace
-            .check_with_progress(None, progress)
-            .into_iter()
-            // Most files have no diagnostics: their lines are never indexed.
-            .filter(|report| !report.diagnostics.is_empty() && !open.contains_key(&report.path))
-            .filter_map(|report| {
-                let index = LineIndex::new(&report.text);
-                let lines = Lines { text: &report.text, index: &index, encoding: self.encoding };
-                let diagnostics = self.convert(report.diagnostics.iter(), lines);
-                let uri = self.uris.uri_of(&report.path)?;
-                (!diagnostics.is_empty()).then_some((uri, diagnostics))
-            })
-            .collect();
+        let reports = self.workspace.check_with_progress(None, progress);
+        let files = closed_files(&self.workspace, &self.settings, self.encoding, &self.uris, reports, &open);
         let open = open.into_values().collect();
         (
             Outgoing::Workspace { roots: self.uris.spellings(root), files, open, generation: self.generation },
@@ -238,6 +245,30 @@ impl DiagnosticsJob {
     fn convert<'a>(&self, found: impl Iterator<Item = &'a NaclDiagnostic>, lines: Lines<'_>) -> Vec<Diagnostic> {
         shown_diagnostics(&self.workspace, &self.settings, self.encoding, &self.uris, found, lines)
     }
+}
+
+/// The diagnostics of the files of `reports` that are not `open`, in LSP terms, for the files
+/// with any the settings show.
+fn closed_files(
+    workspace: &LoadedWorkspace,
+    settings: &Settings,
+    encoding: Encoding,
+    uris: &Uris,
+    reports: Vec<FileReport>,
+    open: &HashMap<PathBuf, Uri>,
+) -> Vec<(Uri, Vec<Diagnostic>)> {
+    reports
+        .into_iter()
+        // Most files have no diagnostics: their lines are never indexed.
+        .filter(|report| !report.diagnostics.is_empty() && !open.contains_key(&report.path))
+        .filter_map(|report| {
+            let index = LineIndex::new(&report.text);
+            let lines = Lines { text: &report.text, index: &index, encoding };
+            let diagnostics = shown_diagnostics(workspace, settings, encoding, uris, report.diagnostics.iter(), lines);
+            let uri = uris.uri_of(&report.path)?;
+            (!diagnostics.is_empty()).then_some((uri, diagnostics))
+        })
+        .collect()
 }
 
 /// The diagnostics the settings show, in LSP terms.

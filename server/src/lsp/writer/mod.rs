@@ -16,7 +16,12 @@ use super::{
     settings::Settings,
 };
 use crate::{line_index::Encoding, lsp::document::Document};
-use nacl_analysis::{files, language::LanguageRules, state::WorkspaceState, workspace::LoadedWorkspace};
+use nacl_analysis::{
+    files,
+    language::LanguageRules,
+    state::WorkspaceState,
+    workspace::{FileReport, LoadedWorkspace},
+};
 use std::{
     collections::{BTreeSet, HashMap, HashSet},
     path::PathBuf,
@@ -118,6 +123,14 @@ pub enum Message {
         /// The read.
         job: Box<dyn FnOnce(WorkspacesSnapshot) + Send>,
     },
+    /// The diagnostics the files of a loading workspace have on their own, computed as they were
+    /// read (from its loader thread, before [`Message::Indexed`]).
+    OwnDiagnostics {
+        /// Its root.
+        root: PathBuf,
+        /// The files with any.
+        reports: Vec<FileReport>,
+    },
     /// A workspace finished loading (from its loader thread).
     Indexed {
         /// Its root.
@@ -163,6 +176,7 @@ impl Message {
             Message::Folders { .. } => "folders",
             Message::Query { .. } => "query",
             Message::QueryAll { .. } => "query all",
+            Message::OwnDiagnostics { .. } => "own diagnostics",
             Message::Indexed { .. } => "indexed",
             Message::StateLoaded { .. } => "state loaded",
             Message::DiagnosticsCancelled(_) => "diagnostics cancelled",
@@ -406,6 +420,7 @@ impl Writer {
                 };
                 self.requests.spawn(move || job(snapshot));
             }
+            Message::OwnDiagnostics { root, reports } => self.own_diagnostics(root, reports),
             Message::Indexed { root, workspace } => self.indexed(root, workspace),
             Message::StateLoaded { root, generation, state } => self.state_loaded(root, generation, state),
             Message::DiagnosticsCancelled(uris) => {

@@ -101,6 +101,8 @@ impl Writer {
             workspace.set_state(state);
             // Every file's own results now, in parallel, and kept for the next start.
             workspace.compute_file_results();
+            let reports = workspace.own_reports();
+            let _ = messages.send(Message::OwnDiagnostics { root: path.clone(), reports });
             if let Err(error) = workspace.save_cache() {
                 tracing::warn!("cannot write the cache of {}: {error}", path.display());
             }
