@@ -438,12 +438,6 @@ impl Writer {
                     if let Some(token) = root.progress.take() {
                         let message = format!("{} files", root.workspace.workspace.files(&root.workspace.db).len());
                         self.outgoing.send(Outgoing::ProgressEnd { token, message });
-                        // After the first check, the table workspace symbols search, so that the
-                        // first search does not build it (a write cancels this).
-                        let workspace = root.workspace.clone();
-                        rayon::spawn(move || {
-                            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| workspace.warm_symbols()));
-                        });
                     }
                 }
             }
