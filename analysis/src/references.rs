@@ -166,24 +166,25 @@ impl LoadedWorkspace {
 
     /// Every occurrence of `named` in the workspace, by file then position.
     fn occurrences(&self, named: &Named) -> Vec<Occurrence> {
-        let needle = named.name().to_owned();
-        let mut found: Vec<Occurrence> = Vec::new();
-        let mut to_parse: Vec<(PathBuf, Arc<str>)> = Vec::new();
-        for &file in self.workspace.files(&self.db) {
-            if file.language(&self.db) != crate::language::Language::Nacl {
-                continue;
-            }
-            let text = file.text(&self.db);
-            if !text.contains(needle.as_str()) {
-                continue;
+        let needle = named.name();
+        // Every file's text is scanned for the name, on all cores; a type's occurrences are read
+        // from the fragments of the files that name it, other files are parsed.
+        let scanned = self.par_map(self.workspace.files(&self.db), |db, &file| {
+            if file.language(db) != crate::language::Language::Nacl || !file.text(db).contains(needle) {
+                return None;
             }
             let from_fragments = match named {
-                Named::Element(type_id) if type_id.id_type == IdType::Type => type_occurrences(&self.db, file, type_id),
+                Named::Element(type_id) if type_id.id_type == IdType::Type => type_occurrences(db, file, type_id),
                 _ => None,
             };
-            match from_fragments {
-                Some(occurrences) => found.extend(occurrences),
-                None => to_parse.push((file.path(&self.db).clone(), text.clone())),
+            Some(from_fragments.ok_or_else(|| (file.path(db).clone(), file.text(db).clone())))
+        });
+        let mut found: Vec<Occurrence> = Vec::new();
+        let mut to_parse: Vec<(PathBuf, Arc<str>)> = Vec::new();
+        for scan in scanned.into_iter().flatten() {
+            match scan {
+                Ok(occurrences) => found.extend(occurrences),
+                Err(file) => to_parse.push(file),
             }
         }
         found.par_extend(to_parse.par_iter().flat_map_iter(|(path, text)| file_occurrences(path, text, named)));

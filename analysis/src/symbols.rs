@@ -111,14 +111,10 @@ pub fn symbol_part(db: &dyn Db, workspace: Workspace, part: usize) -> SymbolPart
 impl LoadedWorkspace {
     /// Builds every part of the symbol table, in parallel, so that the first search does not.
     pub fn warm_symbols(&self) {
-        // A database handle is not shared between threads: each worker clones its own.
-        let (template, workspace) = (std::sync::Mutex::new(self.db.clone()), self.workspace);
-        (0..part_count(&self.db, workspace)).into_par_iter().for_each_init(
-            || template.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
-            |db, part| {
-                symbol_part(db, workspace, part);
-            },
-        );
+        let (workspace, parts): (_, Vec<usize>) = (self.workspace, (0..part_count(&self.db, self.workspace)).collect());
+        self.par_map(&parts, |db, &part| {
+            symbol_part(db, workspace, part);
+        });
     }
 
     /// The elements and fields best matching `query` (fuzzy, case-insensitive unless it has

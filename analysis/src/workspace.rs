@@ -219,28 +219,20 @@ impl LoadedWorkspace {
         // reach the element index, which would parse every file on one thread while the others
         // wait for it (any file's diagnostics need the index, so this holds for a filter too).
         self.compute_file_results();
-        // A database handle is not shared between threads: each worker clones its own.
-        let template = std::sync::Mutex::new(self.db.clone());
         let (done, total) = (std::sync::atomic::AtomicUsize::new(0), files.len());
         let step = (total / 100).max(1);
-        let mut reports: Vec<FileReport> = files
-            .par_iter()
-            .map_init(
-                || template.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
-                |db, &file| {
-                    let report = FileReport {
-                        path: file.path(db).clone(),
-                        text: file.text(db).clone(),
-                        diagnostics: file_diagnostics(db, workspace, file).to_vec(),
-                    };
-                    let done = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                    if done.is_multiple_of(step) || done == total {
-                        progress(done, total);
-                    }
-                    report
-                },
-            )
-            .collect();
+        let mut reports: Vec<FileReport> = self.par_map(&files, |db, &file| {
+            let report = FileReport {
+                path: file.path(db).clone(),
+                text: file.text(db).clone(),
+                diagnostics: file_diagnostics(db, workspace, file).to_vec(),
+            };
+            let done = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            if done.is_multiple_of(step) || done == total {
+                progress(done, total);
+            }
+            report
+        });
         self.add_load_errors(&mut reports, filter);
         reports
     }
@@ -288,22 +280,34 @@ impl LoadedWorkspace {
     /// Computes every file's own results (parse, fragments and element IDs; HCL's and ARMLang's
     /// diagnostics) in parallel, as a workspace-wide pass needs them all.
     pub fn compute_file_results(&self) {
-        // A database handle is not shared between threads: each worker clones its own.
+        self.par_map(self.workspace.files(&self.db), |db, &file| match file.language(db) {
+            Language::Nacl => {
+                crate::db::file_element_ids(db, file);
+            }
+            Language::Hcl => {
+                crate::hcl::diagnostics(db, file);
+            }
+            Language::Arm => {
+                crate::arm::diagnostics(db, file);
+            }
+        });
+    }
+
+    /// `f` of every item, computed on all cores, in order. A database handle is not shared
+    /// between threads: each worker clones its own.
+    pub(crate) fn par_map<I: Sync, T: Send>(
+        &self,
+        items: &[I],
+        f: impl Fn(&RootDatabase, &I) -> T + Sync + Send,
+    ) -> Vec<T> {
         let template = std::sync::Mutex::new(self.db.clone());
-        self.workspace.files(&self.db).par_iter().for_each_init(
-            || template.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
-            |db, &file| match file.language(db) {
-                Language::Nacl => {
-                    crate::db::file_element_ids(db, file);
-                }
-                Language::Hcl => {
-                    crate::hcl::diagnostics(db, file);
-                }
-                Language::Arm => {
-                    crate::arm::diagnostics(db, file);
-                }
-            },
-        );
+        items
+            .par_iter()
+            .map_init(
+                || template.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
+                |db, item| f(db, item),
+            )
+            .collect()
     }
 
     /// Writes every NaCl file's own results to the persistent cache ([`crate::cache`]), when
