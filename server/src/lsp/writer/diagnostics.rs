@@ -1,7 +1,7 @@
 //! Diagnostics: of open documents after each burst of edits, and of whole workspaces after
 //! indexing, saves and changes on disk.
 
-use super::{Message, OpenDocument, PASS_DELAY, Pass, Root, Writer, panic_message};
+use super::{Buffer, Message, OpenDocument, PASS_DELAY, Pass, Root, Writer, panic_message};
 
 use crate::line_index::{Encoding, LineIndex};
 use crate::lsp::{
@@ -96,12 +96,7 @@ impl Writer {
             }
             root.pass = Pass::Running;
             self.generation += 1;
-            let open: HashMap<PathBuf, Uri> = self
-                .buffers
-                .iter()
-                .map(|(uri, b)| (b.current.path.clone(), uri.clone()))
-                .filter(|(path, _)| path.starts_with(&root.path))
-                .collect();
+            let open = open_under(&self.buffers, &root.path);
             let job = DiagnosticsJob {
                 workspace: root.workspace.clone(),
                 indexed: true,
@@ -158,12 +153,7 @@ impl Writer {
         if self.workspace_pulled || root.indexed {
             return;
         }
-        let open: HashMap<PathBuf, Uri> = self
-            .buffers
-            .iter()
-            .map(|(uri, b)| (b.current.path.clone(), uri.clone()))
-            .filter(|(path, _)| path.starts_with(&root.path))
-            .collect();
+        let open = open_under(&self.buffers, &root.path);
         let files = closed_files(&root.workspace, &self.settings, self.encoding, &self.uris, reports, &open);
         let (roots, open) = (self.uris.spellings(&root.path), open.into_values().collect());
         self.outgoing.send(Outgoing::Workspace { roots, files, open, generation: self.generation });
@@ -245,6 +235,15 @@ impl DiagnosticsJob {
     fn convert<'a>(&self, found: impl Iterator<Item = &'a NaclDiagnostic>, lines: Lines<'_>) -> Vec<Diagnostic> {
         shown_diagnostics(&self.workspace, &self.settings, self.encoding, &self.uris, found, lines)
     }
+}
+
+/// The open documents under `root`, by path.
+fn open_under(buffers: &HashMap<Uri, Buffer>, root: &Path) -> HashMap<PathBuf, Uri> {
+    buffers
+        .iter()
+        .map(|(uri, b)| (b.current.path.clone(), uri.clone()))
+        .filter(|(path, _)| path.starts_with(root))
+        .collect()
 }
 
 /// The diagnostics of the files of `reports` that are not `open`, in LSP terms, for the files
