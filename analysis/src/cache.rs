@@ -280,8 +280,7 @@ mod tests {
     use super::*;
 
     fn results(text: &str) -> FileFragments {
-        let parse = nacl_syntax::nacl::parse(text);
-        FileFragments { syntax_errors: parse.errors().into(), fragments: crate::fragments::fragments(&parse).into() }
+        FileFragments::of_text(text)
     }
 
     fn workspace(name: &str) -> (PathBuf, PathBuf) {

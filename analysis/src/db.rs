@@ -119,6 +119,14 @@ pub struct FileFragments {
     pub fragments: Arc<[Fragment]>,
 }
 
+impl FileFragments {
+    /// Parses `text` into the parser's flat tree and reads its fragments (no rowan tree is built).
+    pub fn of_text(text: &str) -> FileFragments {
+        let (tree, errors) = nacl_syntax::nacl::parse_flat(text);
+        FileFragments { syntax_errors: errors.into(), fragments: fragments::fragments(tree.root()).into() }
+    }
+}
+
 /// The file parsed and read into fragments (or, for a file the persistent cache knew with this
 /// very text, what the cache kept). The syntax tree itself is not kept: fragments are a fraction
 /// of its size, and a workspace-wide check would otherwise hold every tree at once.
@@ -127,8 +135,7 @@ pub fn file_fragments(db: &dyn Db, file: SourceFile) -> FileFragments {
     if let Some(cached) = file.cached(db) {
         return cached.clone();
     }
-    let parse = nacl_syntax::nacl::parse(file.text(db));
-    FileFragments { syntax_errors: parse.errors().into(), fragments: fragments::fragments(&parse).into() }
+    FileFragments::of_text(file.text(db))
 }
 
 /// The syntax tree of a file, for editor requests on it (hover, completion, semantic tokens).

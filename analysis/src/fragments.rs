@@ -4,17 +4,16 @@
 //! Values keep their byte ranges so diagnostics and navigation can point back into the file.
 
 use crate::elem_id::{CONFIG_NAME, ElemId, IdType, VARIABLES_NAMESPACE};
-use nacl_syntax::TextRange;
 use nacl_syntax::nacl::{
-    Parse,
     SyntaxKind::{
         ARG_LIST, ATTRIBUTE, BLOCK, BODY, CALL, ESCAPE, IDENT, KEY, LABEL, LIST, LITERAL, MULTILINE_STRING, NUMBER,
         OBJECT, REFERENCE, STRING, STRING_TEXT, TEMPLATE,
     },
     ast::TopLevelKind,
-    green::GNode,
+    view::{NodeView, TokenView},
 };
 use nacl_syntax::rowan::NodeOrToken;
+use nacl_syntax::{FlatNode, TextRange};
 use std::borrow::Cow;
 
 /// Text in a fragment (a key, a string, a number, a reference): short text (most keys and
@@ -196,12 +195,16 @@ pub fn value_at<'a>(entries: &'a [Entry], path: &[impl AsRef<str>]) -> Option<(&
     Some(found)
 }
 
-/// The fragments a parsed file defines, in order. Blocks whose header is malformed (reported by
-/// the parser) define nothing. Reads the green tree (no red cursors are built), so a
-/// workspace-wide pass allocates little beyond the fragments themselves.
-pub fn fragments(parse: &Parse) -> Vec<Fragment> {
+/// A node of the parser's flat tree (the text outlives the borrow of the tree).
+type GNode<'a> = FlatNode<'a, 'a>;
+
+/// The fragments a parsed file defines, in order, from the root of its flat tree
+/// ([`nacl_syntax::nacl::parse_flat`]). Blocks whose header is malformed (reported by the parser)
+/// define nothing. No rowan tree is built, so a workspace-wide pass allocates little beyond the
+/// fragments themselves.
+pub fn fragments(root: GNode<'_>) -> Vec<Fragment> {
     let mut out = Vec::new();
-    for block in GNode::root(parse.green()).nodes(BLOCK) {
+    for block in root.nodes(BLOCK) {
         let labels: Vec<Cow<'_, str>> = block.nodes(LABEL).map(GNode::name_text).collect();
         let labels: Vec<&str> = labels.iter().map(|l| &**l).collect();
         let Some(header_range) = header_range(block) else { continue };
@@ -453,7 +456,7 @@ mod tests {
     use super::*;
 
     fn ids(text: &str) -> Vec<String> {
-        fragments(&nacl_syntax::nacl::parse(text)).iter().map(|f| f.id.to_string()).collect()
+        crate::db::FileFragments::of_text(text).fragments.iter().map(|f| f.id.to_string()).collect()
     }
 
     #[test]
@@ -477,7 +480,7 @@ mod tests {
     #[test]
     fn values_keep_their_meaning() {
         let text = "salto.t i {\n  a = \"x${ salto.t.instance.j }y\"\n  b = [1, true]\n  c = file(\"p\", \"utf8\")\n  d = salto.t.instance.j.a\n}\n";
-        let fragment = &fragments(&nacl_syntax::nacl::parse(text))[0];
+        let fragment = &crate::db::FileFragments::of_text(text).fragments[0];
         let kinds: Vec<&ValueKind> = fragment.values.iter().map(|e| &e.value.kind).collect();
         assert!(matches!(kinds[0], ValueKind::Template(parts) if parts.len() == 3));
         assert!(matches!(kinds[1], ValueKind::List(items) if items.len() == 2));
@@ -488,7 +491,7 @@ mod tests {
     #[test]
     fn fields_and_annotation_types_are_read() {
         let text = "type salto.t {\n  annotations {\n    string label {\n    }\n  }\n  \"List<string>\" tags {\n    _required = true\n  }\n  label = \"T\"\n}\n";
-        let fragment = &fragments(&nacl_syntax::nacl::parse(text))[0];
+        let fragment = &crate::db::FileFragments::of_text(text).fragments[0];
         assert_eq!(&*fragment.annotation_types[0].name, "label");
         assert_eq!(&*fragment.fields[0].type_name, "List<string>");
         assert_eq!(&*fragment.fields[0].annotations[0].key, "_required");

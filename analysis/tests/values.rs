@@ -2,7 +2,8 @@
 //! value of each key is compared with the `.values` snapshot beside it (`UPDATE_EXPECT=1`
 //! rewrites them). Strings are shown with Rust escapes, so a `\r` in a value is visible.
 
-use nacl_analysis::fragments::{Entry, TemplatePart, Value, ValueKind, fragments};
+use nacl_analysis::db::FileFragments;
+use nacl_analysis::fragments::{Entry, TemplatePart, Value, ValueKind};
 use std::{fmt::Write, path::Path};
 
 fn dump_value(value: &Value) -> String {
@@ -43,10 +44,10 @@ fn values_match_their_snapshots() {
     assert!(!files.is_empty());
     for path in files {
         let text = std::fs::read_to_string(&path).expect("fixtures are UTF-8");
-        let parse = nacl_syntax::nacl::parse(&text);
-        assert!(parse.errors().is_empty(), "{}: {:?}", path.display(), parse.errors());
+        let read = FileFragments::of_text(&text);
+        assert!(read.syntax_errors.is_empty(), "{}: {:?}", path.display(), read.syntax_errors);
         let mut out = String::new();
-        for fragment in fragments(&parse) {
+        for fragment in read.fragments.iter() {
             for entry in &fragment.values {
                 let _ = writeln!(out, "{}.{} = {}", fragment.id, entry.key, dump_value(&entry.value));
             }

@@ -11,5 +11,7 @@ pub mod base;
 pub mod hcl;
 pub mod nacl;
 
-pub use base::{Code, MAX_TEXT_LEN, Parse, Severity, Stage, SyntaxError, TextEdit, fixtures};
+pub use base::{
+    Code, FlatNode, FlatToken, FlatTree, MAX_TEXT_LEN, Parse, Severity, Stage, SyntaxError, TextEdit, fixtures,
+};
 pub use rowan::{self, GreenNode, TextRange, TextSize};

@@ -6,12 +6,14 @@ pub(crate) mod cursor;
 pub(crate) mod error;
 pub(crate) mod event;
 pub mod fixtures;
+pub(crate) mod flat;
 pub(crate) mod kinds;
 
 use rowan::{GreenNode, Language};
 use std::{fmt::Write, marker::PhantomData, sync::Arc};
 
 pub use error::{Code, Severity, Stage, SyntaxError};
+pub use flat::{FlatNode, FlatToken, FlatTree};
 
 /// One token: its kind and its length in bytes (never zero). Offsets follow from the lengths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +51,11 @@ pub(crate) fn token_starts(lengths: impl ExactSizeIterator<Item = u32>) -> Vec<u
     starts
 }
 
+/// Orders errors by position, as every parse reports them.
+pub(crate) fn sort_errors(errors: &mut [SyntaxError]) {
+    errors.sort_by_key(|e| (e.range.start(), e.range.end()));
+}
+
 /// The largest text a parser accepts: rowan measures offsets in `u32`.
 pub const MAX_TEXT_LEN: usize = u32::MAX as usize;
 
@@ -84,7 +91,7 @@ impl<L> std::fmt::Debug for Parse<L> {
 impl<L: Language> Parse<L> {
     /// A parse result from its tree and errors (sorted here by position).
     pub(crate) fn new(green: GreenNode, mut errors: Vec<SyntaxError>) -> Parse<L> {
-        errors.sort_by_key(|e| (e.range.start(), e.range.end()));
+        sort_errors(&mut errors);
         Parse { green, errors: errors.into(), language: PhantomData }
     }
 

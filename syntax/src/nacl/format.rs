@@ -14,6 +14,7 @@ use crate::nacl::{
     SyntaxKind::{self, *},
     green::{GNode, GToken},
     lexer::is_word,
+    view::{NodeView, TokenView},
 };
 use rowan::{NodeOrToken, TextRange, TextSize};
 

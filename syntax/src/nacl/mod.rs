@@ -13,13 +13,14 @@ mod kind;
 pub mod lexer;
 mod parser;
 mod validation;
+pub mod view;
 
 pub use error::ErrorCode;
 pub use escape::StringDecoder;
 pub use kind::{NaclLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken};
 pub use parser::MAX_NESTING;
 
-use crate::TextRange;
+use crate::{FlatTree, SyntaxError, TextRange};
 use rowan::ast::AstNode;
 
 /// The result of parsing a NaCl file.
@@ -37,14 +38,23 @@ impl crate::Parse<NaclLanguage> {
 ///
 /// `text` must be shorter than [`crate::MAX_TEXT_LEN`]; callers reading files enforce a lower limit.
 pub fn parse(text: &str) -> Parse {
+    let (tree, errors) = parse_flat(text);
+    crate::Parse::new(tree.green(), errors)
+}
+
+/// Parses NaCl text into a flat tree (read through [`view::NodeView`]) and its errors, ordered by
+/// position: the same tree and errors as [`parse`], without building the rowan tree. For passes
+/// over whole workspaces, which read each file once.
+pub fn parse_flat(text: &str) -> (FlatTree<'_>, Vec<SyntaxError>) {
     let lexed = lexer::lex(text);
-    let (green, mut errors) = parser::parse_tokens(text, &lexed);
+    let (tree, mut errors) = parser::parse_tokens(text, &lexed);
     let generic_ranges: Vec<TextRange> =
         errors.iter().filter(|e| e.code == ErrorCode::UnquotedGenericType).map(|e| e.range).collect();
     // An unquoted `List<x>` is reported once, not also as unexpected `<` and `>`.
     errors.extend(lexed.errors.into_iter().filter(|e| {
         e.code != ErrorCode::UnexpectedCharacter || !generic_ranges.iter().any(|r| r.contains_range(e.range))
     }));
-    errors.extend(validation::validate(&green));
-    crate::Parse::new(green, errors)
+    errors.extend(validation::validate(tree.root()));
+    crate::base::sort_errors(&mut errors);
+    (tree, errors)
 }

@@ -1,52 +1,52 @@
-//! The NaCl parser: tokens to a lossless rowan tree, recovering from every error.
+//! The NaCl parser: tokens to a lossless tree, recovering from every error.
 //!
-//! Recursive descent straight into rowan's `GreenNodeBuilder`. Trivia (whitespace, comments)
-//! is attached to the node being built when the next real token is consumed; line breaks are
+//! Recursive descent into a flat tree ([`FlatTree`]; the rowan tree is built from it when asked
+//! for). Trivia (whitespace, comments) is attached to the node being built when the next real token is consumed; line breaks are
 //! significant in a few places (a value starts on the line of its `=`, object entries end at a
 //! line break) and trivia everywhere else. Recovery is local: a bad item costs its line, an
 //! unclosed block ends at the next top-level header, and nothing after an error is lost.
 
 use crate::SyntaxError;
-use crate::base::builder::TreeBuilder;
+use crate::base::flat::{FlatBuilder, FlatTree};
 use crate::nacl::{
     ErrorCode,
     SyntaxKind::{self, *},
     lexer::{Lexed, Token},
 };
-use rowan::{GreenNode, TextRange, TextSize};
+use rowan::{TextRange, TextSize};
 
 /// How deeply blocks, lists, objects and calls may nest before the parser stops descending.
 /// Real workspaces nest about 15 deep; the limit keeps hostile input from exhausting the stack.
 pub const MAX_NESTING: u32 = 256;
 
-/// Parses lexed text into a green tree and the parser's errors (lexical errors not included).
-pub(crate) fn parse_tokens(text: &str, lexed: &Lexed) -> (GreenNode, Vec<SyntaxError>) {
+/// Parses lexed text into a flat tree and the parser's errors (lexical errors not included).
+pub(crate) fn parse_tokens<'t>(text: &'t str, lexed: &Lexed) -> (FlatTree<'t>, Vec<SyntaxError>) {
     let starts = crate::base::token_starts(lexed.tokens.iter().map(|t| t.len));
     let mut parser = Parser {
         text,
         tokens: &lexed.tokens,
         starts,
         pos: 0,
-        builder: TreeBuilder::new(SOURCE_FILE),
+        builder: FlatBuilder::new(text, lexed.tokens.len(), SOURCE_FILE),
         errors: Vec::new(),
         depth: 0,
     };
     parser.source_file();
-    (parser.builder.finish(), parser.errors)
+    (parser.builder.finish(ERROR_TOKEN), parser.errors)
 }
 
-struct Parser<'t> {
+struct Parser<'t, 'l> {
     text: &'t str,
-    tokens: &'t [Token],
+    tokens: &'l [Token],
     /// Start offset of every token, plus the end of the text.
     starts: Vec<u32>,
     pos: usize,
-    builder: TreeBuilder,
+    builder: FlatBuilder<'t>,
     errors: Vec<SyntaxError>,
     depth: u32,
 }
 
-impl Parser<'_> {
+impl Parser<'_, '_> {
     // ---- Token access -------------------------------------------------------------------
 
     fn kind_at(&self, index: usize) -> Option<SyntaxKind> {
@@ -111,8 +111,7 @@ impl Parser<'_> {
 
     fn push_token(&mut self) {
         let token = self.tokens[self.pos];
-        let text = &self.text[self.starts[self.pos] as usize..self.starts[self.pos + 1] as usize];
-        self.builder.token(token.kind, text);
+        self.builder.token(token.kind, token.len);
         self.pos += 1;
     }
 

@@ -2,24 +2,27 @@
 //!
 //! The grammar is generic (blocks, attributes, values); this pass checks what NaCl requires of
 //! them: header forms, what may nest where, duplicate keys and fields, and function calls.
-//! It reads the green tree through [`GNode`] so a whole-file pass allocates almost nothing.
+//! It reads the parser's flat tree, so a whole-file pass allocates almost nothing.
 
+use crate::FlatNode;
 use crate::SyntaxError;
 use crate::nacl::{
     ErrorCode,
     SyntaxKind::{self, *},
-    green::GNode,
+    view::NodeView,
 };
-use rowan::{GreenNodeData, NodeOrToken, TextRange};
+use rowan::{NodeOrToken, TextRange};
 use std::borrow::Cow;
 
 /// Categories that make `type x is <category>` a primitive type.
 const PRIMITIVE_CATEGORIES: [&str; 4] = ["string", "number", "boolean", "unknown"];
 
+/// A node of the tree the checks read (the text outlives the borrow of the tree).
+type GNode<'a> = FlatNode<'a, 'a>;
+
 /// Runs every structure check over a tree.
-pub(crate) fn validate(root: &GreenNodeData) -> Vec<SyntaxError> {
+pub(crate) fn validate(root: GNode<'_>) -> Vec<SyntaxError> {
     let mut v = Validator { errors: Vec::new(), keys: Vec::new() };
-    let root = GNode::root(root);
     for block in root.nodes(BLOCK) {
         v.top_level_block(block);
     }
