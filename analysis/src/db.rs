@@ -305,7 +305,7 @@ pub fn element_conflicts<'db>(
     if parts.is_empty() {
         return Vec::new();
     }
-    merge::conflicts(key.id(db).clone(), &parts)
+    merge::conflicts(key.id(db), &parts)
 }
 
 /// Whether an element exists in an environment.

@@ -11,6 +11,7 @@ use crate::{
     },
     elem_id::{BUILTIN_TYPES, ElemId, IdType, is_container_name},
     fragments::{TemplatePart, Value, ValueKind},
+    layout::Layout,
     resolve::{Resolution, resolve_reference},
 };
 use nacl_syntax::{Code, Severity, SyntaxError, TextRange};
@@ -94,15 +95,32 @@ fn nacl_file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) ->
     out
 }
 
-/// Conflicts of the file's elements, at their places in this file.
+/// Conflicts of the file's elements, at their places in this file. An element whose only
+/// fragment in the environment is here is checked on the spot; the others through the memoized
+/// [`element_conflicts`] of the whole element, which every file holding a part of it shares.
 fn conflicts(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: SourceFile, out: &mut Vec<Diagnostic>) {
-    let mut seen: std::collections::HashSet<&ElemId> = std::collections::HashSet::new();
-    for fragment in file_fragments(db, file).fragments.iter() {
-        if !seen.insert(&fragment.id) {
-            continue;
-        }
-        let key = ElementKey::new(db, env.map(str::to_owned), fragment.id.clone());
-        for conflict in element_conflicts(db, workspace, key) {
+    let fragments = &file_fragments(db, file).fragments;
+    let mut count: std::collections::HashMap<&ElemId, usize> = std::collections::HashMap::new();
+    for fragment in fragments.iter() {
+        *count.entry(&fragment.id).or_default() += 1;
+    }
+    let index = element_index(db, workspace);
+    for fragment in fragments.iter() {
+        // Each element once, at its first fragment here.
+        let Some(here) = count.remove(&fragment.id) else { continue };
+        let only_here = here == 1
+            && index.files.get(&fragment.id).is_some_and(|files| {
+                let mut active = files.iter().filter(|(_, source)| Layout::is_active(source, env));
+                active.next().is_some_and(|(f, _)| *f == file) && active.next().is_none()
+            });
+        let alone;
+        let conflicts = if only_here {
+            alone = crate::merge::conflicts(&fragment.id, &[(file, fragment)]);
+            &alone
+        } else {
+            element_conflicts(db, workspace, ElementKey::new(db, env.map(str::to_owned), fragment.id.clone()))
+        };
+        for conflict in conflicts {
             for (at, &(location_file, range)) in conflict.locations.iter().enumerate() {
                 if location_file != file {
                     continue;

@@ -154,7 +154,7 @@ pub fn merge<F: Copy + Eq>(id: ElemId, fragments: &[(F, &Fragment)]) -> MergedEl
 /// The conflicts between an element's fragments: what [`merge`] reports, without merging (and
 /// so copying) the values of an element that has one fragment, which can only conflict with
 /// itself by declaring an annotation type twice.
-pub fn conflicts<F: Copy + Eq>(id: ElemId, fragments: &[(F, &Fragment)]) -> Vec<Conflict<F>> {
+pub fn conflicts<F: Copy + Eq>(id: &ElemId, fragments: &[(F, &Fragment)]) -> Vec<Conflict<F>> {
     match fragments {
         [(file, fragment)] => {
             let declared: Vec<(&crate::fragments::Text, F, TextRange)> =
@@ -164,7 +164,7 @@ pub fn conflicts<F: Copy + Eq>(id: ElemId, fragments: &[(F, &Fragment)]) -> Vec<
             }
             duplicate_annotation_types(&declared, &id.to_string())
         }
-        _ => merge(id, fragments).conflicts,
+        _ => merge(id.clone(), fragments).conflicts,
     }
 }
 
@@ -336,7 +336,7 @@ mod tests {
             let parts: Vec<(usize, &Fragment)> =
                 parsed.iter().enumerate().flat_map(|(i, fs)| fs.iter().map(move |f| (i, f))).collect();
             let id = ElemId::parse(id).expect("legal");
-            assert_eq!(conflicts(id.clone(), &parts), merge(id, &parts).conflicts, "{texts:?}");
+            assert_eq!(conflicts(&id, &parts), merge(id, &parts).conflicts, "{texts:?}");
         }
         assert_eq!(merge_texts(&[cases[0][0]], "salto.t").conflicts.len(), 1);
     }

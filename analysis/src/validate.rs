@@ -13,7 +13,7 @@ use crate::{
     diagnostics::Diagnostic,
     elem_id::{CONFIG_NAME, ElemId, container_inner},
     fragments::{Entry, Fragment, FragmentKind, Primitive, Value, ValueKind, value_at},
-    types::{FieldInfo, Restriction, builtin_primitive, type_info, type_suggestion},
+    types::{FieldInfo, Restriction, TypeInfo, builtin_primitive, type_info, type_suggestion},
 };
 use nacl_syntax::TextRange;
 
@@ -39,6 +39,7 @@ pub(crate) fn instances(
     file: SourceFile,
     out: &mut Vec<Diagnostic>,
 ) {
+    let mut checker = Checker::new(db, workspace, env);
     for fragment in file_fragments(db, file).fragments.iter() {
         if fragment.kind != FragmentKind::Instance {
             continue;
@@ -48,19 +49,19 @@ pub(crate) fn instances(
         if type_id.type_name == CONFIG_NAME {
             continue;
         }
-        let key = ElementKey::new(db, env.map(str::to_owned), type_id.clone());
-        let Some(info) = type_info(db, workspace, key) else {
+        let Some(info) = checker.type_info(&type_id) else {
+            let key = ElementKey::new(db, env.map(str::to_owned), type_id.clone());
             missing_type(db, workspace, env, fragment, &type_id, key, out);
             continue;
         };
         if !matches!(info.kind, FragmentKind::Object { .. }) {
             continue;
         }
-        let checker = Checker { db, workspace, env, elsewhere: other_fragments(db, workspace, env, fragment) };
+        checker.elsewhere = other_fragments(db, workspace, env, fragment);
         let mut found = Vec::new();
         checker.object_entries(&type_id, info, &fragment.values, &mut Vec::new(), &mut found);
         out.extend(found);
-        for field in missing_required_fields(db, workspace, env, fragment, info) {
+        for field in checker.missing_required_fields(fragment, info) {
             out.push(warning(
                 AnalysisCode::MissingRequiredField,
                 fragment.header_range,
@@ -190,14 +191,7 @@ pub(crate) fn missing_required_fields<'a>(
     fragment: &Fragment,
     info: &'a crate::types::TypeInfo,
 ) -> Vec<&'a FieldInfo> {
-    let checker = Checker { db, workspace, env, elsewhere: Vec::new() };
-    let keys = instance_keys(db, workspace, env, fragment);
-    info.fields
-        .iter()
-        .filter(|f| f.required && !f.hidden && !checker.hidden_type(&f.type_name))
-        .filter(|f| !keys.iter().any(|k| **k == *f.name))
-        .filter(|f| !checker.fills_default(&f.type_name, 0))
-        .collect()
+    Checker::new(db, workspace, env).missing_required_fields(fragment, info)
 }
 
 /// The top-level keys an instance sets across all its fragments.
@@ -236,14 +230,47 @@ struct Checker<'a> {
     env: Option<&'a str>,
     /// The values of the instance's other fragments (empty for a single fragment).
     elsewhere: Vec<&'a [Entry]>,
+    /// The summaries of the types looked up so far, by name as written (`None`: no such type,
+    /// or not a type name): a file's values name the same few types over and over.
+    types: std::cell::RefCell<std::collections::HashMap<crate::fragments::Text, Option<&'a TypeInfo>>>,
 }
 
-impl Checker<'_> {
+impl<'a> Checker<'a> {
+    fn new(db: &'a dyn Db, workspace: Workspace, env: Option<&'a str>) -> Checker<'a> {
+        Checker { db, workspace, env, elsewhere: Vec::new(), types: Default::default() }
+    }
+
+    /// The summary of the type named `name`, looked up once per checker.
+    fn type_named(&self, name: &str) -> Option<&'a TypeInfo> {
+        if let Some(&info) = self.types.borrow().get(name) {
+            return info;
+        }
+        let info = ElemId::parse(name).ok().and_then(|id| self.type_info(&id));
+        self.types.borrow_mut().insert(name.into(), info);
+        info
+    }
+
+    /// The summary of the type `id` in the checker's environment.
+    fn type_info(&self, id: &ElemId) -> Option<&'a TypeInfo> {
+        let key = ElementKey::new(self.db, self.env.map(str::to_owned), id.clone());
+        type_info(self.db, self.workspace, key).as_ref()
+    }
+
+    /// The required fields of `info` (the type of `fragment`, an instance) that none of the
+    /// instance's fragments sets ([`missing_required_fields`]).
+    fn missing_required_fields<'i>(&self, fragment: &Fragment, info: &'i TypeInfo) -> Vec<&'i FieldInfo> {
+        let keys = instance_keys(self.db, self.workspace, self.env, fragment);
+        info.fields
+            .iter()
+            .filter(|f| f.required && !f.hidden && !self.hidden_type(&f.type_name))
+            .filter(|f| !keys.iter().any(|k| **k == *f.name))
+            .filter(|f| !self.fills_default(&f.type_name, 0))
+            .collect()
+    }
+
     /// Whether values of type `name` are hidden (`_hidden_value = true` on the type).
     fn hidden_type(&self, name: &str) -> bool {
-        let Ok(id) = ElemId::parse(name) else { return false };
-        let key = ElementKey::new(self.db, self.env.map(str::to_owned), id);
-        type_info(self.db, self.workspace, key).as_ref().is_some_and(|t| t.hidden_value)
+        self.type_named(name).is_some_and(|t| t.hidden_value)
     }
 
     /// Whether Salto fills a value of type `name` from defaults into an instance that leaves it
@@ -256,8 +283,7 @@ impl Checker<'_> {
         if depth > MAX_DEPTH || !id.is_top_level() || builtin_primitive(name).is_some() {
             return false;
         }
-        let key = ElementKey::new(self.db, self.env.map(str::to_owned), id);
-        let Some(info) = type_info(self.db, self.workspace, key) else { return false };
+        let Some(info) = self.type_named(name) else { return false };
         info.default
             || (matches!(info.kind, FragmentKind::Object { .. })
                 && info.fields.iter().any(|f| f.default || self.fills_default(&f.type_name, depth + 1)))
@@ -268,9 +294,7 @@ impl Checker<'_> {
         if let Some(primitive) = builtin_primitive(name) {
             return Expected::Primitive(primitive);
         }
-        let Ok(id) = ElemId::parse(name) else { return Expected::Anything };
-        let key = ElementKey::new(self.db, self.env.map(str::to_owned), id);
-        match type_info(self.db, self.workspace, key).as_ref().map(|t| &t.kind) {
+        match self.type_named(name).map(|t| &t.kind) {
             Some(FragmentKind::Primitive(p)) => Expected::Primitive(*p),
             Some(FragmentKind::Object { .. }) => Expected::Object,
             // A field whose type does not exist is not checked, as in Salto.
@@ -411,9 +435,8 @@ impl Checker<'_> {
         entries: &[Entry],
         out: &mut Vec<Diagnostic>,
     ) {
+        let Some(info) = self.type_named(type_name) else { return };
         let Ok(type_id) = ElemId::parse(type_name) else { return };
-        let key = ElementKey::new(self.db, self.env.map(str::to_owned), type_id.clone());
-        let Some(info) = type_info(self.db, self.workspace, key) else { return };
         self.object_entries(&type_id, info, entries, path, out);
         let elsewhere = self.keys_elsewhere(path);
         for field in &info.fields {

@@ -60,12 +60,41 @@ fn editing_a_value_recomputes_only_its_file() {
     let second = std::mem::take(&mut *log.lock().expect("log"));
     assert_eq!(count(&second, "file_fragments"), 1, "only the edited file is parsed again: {second:#?}");
     assert_eq!(count(&second, "element_index"), 0, "the element index is kept: {second:#?}");
-    assert_eq!(count(&second, "element_conflicts"), 1, "only the edited element is merged again: {second:#?}");
+    // Each element here has one fragment: its conflicts are found within its file's
+    // diagnostics, without a per-element query.
+    assert_eq!(count(&second, "element_conflicts"), 0, "no element is merged again: {second:#?}");
     assert_eq!(
         count(&second, "nacl_file_diagnostics"),
         1,
         "only the edited file's diagnostics are recomputed: {second:#?}"
     );
+}
+
+#[test]
+fn editing_an_element_split_over_two_files_merges_it_again_once() {
+    let (mut db, log) = RootDatabase::with_execution_log();
+    let texts = [
+        ("a.nacl", "salto.t a {\n  name = \"A\"\n}\n"),
+        ("a2.nacl", "salto.t a {\n  other = 1\n}\n"),
+        ("b.nacl", "salto.t b {\n  name = \"B\"\n}\n"),
+    ];
+    let (workspace, files) = workspace_of(&db, &texts);
+    for &file in &files {
+        file_diagnostics(&db, workspace, file);
+    }
+    let first = std::mem::take(&mut *log.lock().expect("log"));
+    assert_eq!(count(&first, "element_conflicts"), 1, "only the split element is merged: {first:#?}");
+
+    files[0].set_text(&mut db).to(Arc::from("salto.t a {\n  name = \"Edited\"\n}\n"));
+    for &file in &files {
+        file_diagnostics(&db, workspace, file);
+    }
+    let second = std::mem::take(&mut *log.lock().expect("log"));
+    assert_eq!(count(&second, "element_conflicts"), 1, "the edited element is merged again, once: {second:#?}");
+    // With a value added in the other file, the two fragments conflict.
+    files[1].set_text(&mut db).to(Arc::from("salto.t a {\n  name = \"B\"\n}\n"));
+    let codes: Vec<String> = file_diagnostics(&db, workspace, files[0]).iter().map(|d| d.code.to_string()).collect();
+    assert_eq!(codes, ["E0401"], "the two values of `name` conflict");
 }
 
 #[test]
