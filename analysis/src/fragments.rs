@@ -204,12 +204,13 @@ type GNode<'a> = FlatNode<'a, 'a>;
 /// fragments themselves.
 pub fn fragments(root: GNode<'_>) -> Vec<Fragment> {
     let mut out = Vec::new();
+    let mut reader = Reader::default();
     for block in root.nodes(BLOCK) {
         let labels: Vec<Cow<'_, str>> = block.nodes(LABEL).map(GNode::name_text).collect();
         let labels: Vec<&str> = labels.iter().map(|l| &**l).collect();
         let Some(header_range) = header_range(block) else { continue };
         match (TopLevelKind::of_labels(&labels), labels.as_slice()) {
-            (TopLevelKind::Vars, _) => out.extend(variables(block)),
+            (TopLevelKind::Vars, _) => out.extend(reader.variables(block)),
             (TopLevelKind::Type | TopLevelKind::SettingsType, [keyword, name, rest @ ..]) => {
                 let Some(id) = type_id(name) else { continue };
                 let settings = *keyword == "settings";
@@ -222,7 +223,7 @@ pub fn fragments(root: GNode<'_>) -> Vec<Fragment> {
                     ["is", meta] if meta.contains('.') => FragmentKind::Object { settings, meta: Some((*meta).into()) },
                     _ => FragmentKind::Primitive(Primitive::Unknown),
                 };
-                out.push(type_fragment(block, id, kind, header_range));
+                out.push(reader.type_fragment(block, id, kind, header_range));
             }
             (TopLevelKind::Instance | TopLevelKind::SettingsInstance, [type_name, name @ ..]) => {
                 let Some(type_id) = type_id(type_name) else { continue };
@@ -233,7 +234,7 @@ pub fn fragments(root: GNode<'_>) -> Vec<Fragment> {
                     id_type: IdType::Instance,
                     name_parts: vec![name.to_owned()],
                 };
-                let values = block.node(BODY).map(|b| entries(b.nodes(ATTRIBUTE))).unwrap_or_default();
+                let values = block.node(BODY).map(|b| reader.entries(b.nodes(ATTRIBUTE))).unwrap_or_default();
                 out.push(Fragment {
                     id,
                     kind: FragmentKind::Instance,
@@ -263,140 +264,163 @@ fn header_range(block: GNode<'_>) -> Option<TextRange> {
     Some(labels.last().map_or(first, |last| first.cover(last.range())))
 }
 
-fn type_fragment(block: GNode<'_>, id: ElemId, kind: FragmentKind, header_range: TextRange) -> Fragment {
-    let mut fragment = Fragment {
-        id,
-        kind,
-        range: block.range(),
-        header_range,
-        type_range: None,
-        annotation_types: Vec::new(),
-        fields: Vec::new(),
-        values: Vec::new(),
-    };
-    let Some(body) = block.node(BODY) else { return fragment };
-    let mut seen_annotations = false;
-    for item in body.children().filter_map(NodeOrToken::into_node) {
-        match item.kind() {
-            ATTRIBUTE => fragment.values.extend(entry(item)),
-            BLOCK => {
-                let mut labels = item.nodes(LABEL);
-                let annotations =
-                    labels.next().is_some_and(|l| l.name_text() == "annotations") && labels.next().is_none();
-                if annotations {
-                    // Only the first annotations block counts (the parser reports the others).
-                    if !std::mem::replace(&mut seen_annotations, true) {
-                        let declared = item.node(BODY).into_iter().flat_map(|b| b.nodes(BLOCK).filter_map(field_def));
-                        fragment.annotation_types.extend(declared);
-                    }
-                } else if let Some(field) = field_def(item) {
-                    // The parser reports a field defined twice in one block; the first is kept.
-                    if !fragment.fields.iter().any(|f| f.name == field.name) {
-                        fragment.fields.push(field);
+/// Reads a file's blocks into fragments. Objects and lists are read onto scratch stacks (nested
+/// ones above their parents') and moved into allocations of their exact size when complete, so
+/// no vector grows or shrinks in place.
+#[derive(Default)]
+struct Reader {
+    /// Entries of the objects being read, innermost last.
+    entries: Vec<Entry>,
+    /// Items of the lists being read, innermost last.
+    values: Vec<Value>,
+}
+
+impl Reader {
+    fn type_fragment(&mut self, block: GNode<'_>, id: ElemId, kind: FragmentKind, header_range: TextRange) -> Fragment {
+        let mut fragment = Fragment {
+            id,
+            kind,
+            range: block.range(),
+            header_range,
+            type_range: None,
+            annotation_types: Vec::new(),
+            fields: Vec::new(),
+            values: Vec::new(),
+        };
+        let Some(body) = block.node(BODY) else { return fragment };
+        let mut seen_annotations = false;
+        for item in body.children().filter_map(NodeOrToken::into_node) {
+            match item.kind() {
+                ATTRIBUTE => fragment.values.extend(self.entry(item)),
+                BLOCK => {
+                    let mut labels = item.nodes(LABEL);
+                    let annotations =
+                        labels.next().is_some_and(|l| l.name_text() == "annotations") && labels.next().is_none();
+                    if annotations {
+                        // Only the first annotations block counts (the parser reports the others).
+                        if !std::mem::replace(&mut seen_annotations, true) {
+                            for declared in item.node(BODY).into_iter().flat_map(|b| b.nodes(BLOCK)) {
+                                fragment.annotation_types.extend(self.field_def(declared));
+                            }
+                        }
+                    } else if let Some(field) = self.field_def(item) {
+                        // The parser reports a field defined twice in one block; the first is kept.
+                        if !fragment.fields.iter().any(|f| f.name == field.name) {
+                            fragment.fields.push(field);
+                        }
                     }
                 }
+                _ => {}
             }
-            _ => {}
         }
+        fragment
     }
-    fragment
-}
 
-fn field_def(block: GNode<'_>) -> Option<FieldDef> {
-    let mut labels = block.nodes(LABEL);
-    let (type_label, name_label) = (labels.next()?, labels.next()?);
-    if labels.next().is_some() {
-        return None;
-    }
-    Some(FieldDef {
-        name: (*name_label.name_text()).into(),
-        type_name: (*type_label.name_text()).into(),
-        range: block.range(),
-        name_range: name_label.range(),
-        type_range: type_label.range(),
-        annotations: block.node(BODY).map(|b| entries(b.nodes(ATTRIBUTE))).unwrap_or_default(),
-    })
-}
-
-fn variables(block: GNode<'_>) -> Vec<Fragment> {
-    let Some(body) = block.node(BODY) else { return Vec::new() };
-    body.nodes(ATTRIBUTE)
-        .filter_map(|attribute| {
-            let entry = entry(attribute)?;
-            Some(Fragment {
-                id: ElemId {
-                    adapter: VARIABLES_NAMESPACE.to_owned(),
-                    type_name: entry.key.to_string(),
-                    id_type: IdType::Var,
-                    name_parts: Vec::new(),
-                },
-                kind: FragmentKind::Variable,
-                range: attribute.range(),
-                header_range: entry.key_range,
-                type_range: None,
-                annotation_types: Vec::new(),
-                fields: Vec::new(),
-                values: vec![entry],
-            })
+    fn field_def(&mut self, block: GNode<'_>) -> Option<FieldDef> {
+        let mut labels = block.nodes(LABEL);
+        let (type_label, name_label) = (labels.next()?, labels.next()?);
+        if labels.next().is_some() {
+            return None;
+        }
+        Some(FieldDef {
+            name: (*name_label.name_text()).into(),
+            type_name: (*type_label.name_text()).into(),
+            range: block.range(),
+            name_range: name_label.range(),
+            type_range: type_label.range(),
+            annotations: block.node(BODY).map(|b| self.entries(b.nodes(ATTRIBUTE))).unwrap_or_default(),
         })
-        .collect()
-}
-
-/// The entries of a body or object; a key set twice keeps its first value (the parser reports it).
-fn entries<'a>(attributes: impl Iterator<Item = GNode<'a>>) -> Vec<Entry> {
-    /// Up to this many entries a scan finds a repeated key faster than a set.
-    const SCAN_LIMIT: usize = 16;
-    let mut out: Vec<Entry> = Vec::new();
-    let mut seen: Option<std::collections::HashSet<Text>> = None;
-    for entry in attributes.filter_map(entry) {
-        if out.len() < SCAN_LIMIT {
-            if out.iter().any(|e| e.key == entry.key) {
-                continue;
-            }
-        } else {
-            let seen = seen.get_or_insert_with(|| out.iter().map(|e| e.key.clone()).collect());
-            if !seen.insert(entry.key.clone()) {
-                continue;
-            }
-        }
-        out.push(entry);
     }
-    out.shrink_to_fit();
-    out
-}
 
-fn entry(attribute: GNode<'_>) -> Option<Entry> {
-    let key = attribute.node(KEY)?;
-    let value = match attribute.value() {
-        Some(value) => value_of(value),
-        None => Value { kind: ValueKind::Invalid, range: TextRange::empty(attribute.range().end()) },
-    };
-    Some(Entry { key: (*key.name_text()).into(), key_range: key.range(), value })
-}
+    fn variables(&mut self, block: GNode<'_>) -> Vec<Fragment> {
+        let Some(body) = block.node(BODY) else { return Vec::new() };
+        body.nodes(ATTRIBUTE)
+            .filter_map(|attribute| {
+                let entry = self.entry(attribute)?;
+                Some(Fragment {
+                    id: ElemId {
+                        adapter: VARIABLES_NAMESPACE.to_owned(),
+                        type_name: entry.key.to_string(),
+                        id_type: IdType::Var,
+                        name_parts: Vec::new(),
+                    },
+                    kind: FragmentKind::Variable,
+                    range: attribute.range(),
+                    header_range: entry.key_range,
+                    type_range: None,
+                    annotation_types: Vec::new(),
+                    fields: Vec::new(),
+                    values: vec![entry],
+                })
+            })
+            .collect()
+    }
 
-fn value_of(value: GNode<'_>) -> Value {
-    let kind = match value.kind() {
-        STRING => string_kind(value, false),
-        MULTILINE_STRING => string_kind(value, true),
-        LITERAL => {
-            let token = value.children().filter_map(NodeOrToken::into_token).find(|t| !t.kind().is_trivia());
-            match token.map(|t| (t.kind(), t.text())) {
-                Some((IDENT, "true")) => ValueKind::Bool(true),
-                Some((IDENT, "false")) => ValueKind::Bool(false),
-                Some((NUMBER, text)) => ValueKind::Number(text.into()),
-                _ => ValueKind::Invalid,
+    /// The entries of a body or object; a key set twice keeps its first value (the parser reports
+    /// it). Read onto the scratch stack, then moved into one allocation of the exact size.
+    fn entries<'a>(&mut self, attributes: impl Iterator<Item = GNode<'a>>) -> Vec<Entry> {
+        /// Up to this many entries a scan finds a repeated key faster than a set.
+        const SCAN_LIMIT: usize = 16;
+        let start = self.entries.len();
+        let mut seen: Option<std::collections::HashSet<Text>> = None;
+        for attribute in attributes {
+            let Some(entry) = self.entry(attribute) else { continue };
+            let read = &self.entries[start..];
+            if read.len() < SCAN_LIMIT {
+                if read.iter().any(|e| e.key == entry.key) {
+                    continue;
+                }
+            } else {
+                let seen = seen.get_or_insert_with(|| read.iter().map(|e| e.key.clone()).collect());
+                if !seen.insert(entry.key.clone()) {
+                    continue;
+                }
             }
+            self.entries.push(entry);
         }
-        REFERENCE => match value.token(IDENT) {
-            Some(id) => ValueKind::Reference(Reference { text: id.text().into(), range: id.range() }),
-            None => ValueKind::Invalid,
-        },
-        LIST => ValueKind::List(value.values().map(value_of).collect()),
-        OBJECT => ValueKind::Object(entries(value.nodes(ATTRIBUTE)).into_boxed_slice()),
-        CALL => call_kind(value),
-        _ => ValueKind::Invalid,
-    };
-    Value { kind, range: value.range() }
+        self.entries.drain(start..).collect()
+    }
+
+    fn entry(&mut self, attribute: GNode<'_>) -> Option<Entry> {
+        let key = attribute.node(KEY)?;
+        let value = match attribute.value() {
+            Some(value) => self.value_of(value),
+            None => Value { kind: ValueKind::Invalid, range: TextRange::empty(attribute.range().end()) },
+        };
+        Some(Entry { key: (*key.name_text()).into(), key_range: key.range(), value })
+    }
+
+    fn value_of(&mut self, value: GNode<'_>) -> Value {
+        let kind = match value.kind() {
+            STRING => string_kind(value, false),
+            MULTILINE_STRING => string_kind(value, true),
+            LITERAL => {
+                let token = value.children().filter_map(NodeOrToken::into_token).find(|t| !t.kind().is_trivia());
+                match token.map(|t| (t.kind(), t.text())) {
+                    Some((IDENT, "true")) => ValueKind::Bool(true),
+                    Some((IDENT, "false")) => ValueKind::Bool(false),
+                    Some((NUMBER, text)) => ValueKind::Number(text.into()),
+                    _ => ValueKind::Invalid,
+                }
+            }
+            REFERENCE => match value.token(IDENT) {
+                Some(id) => ValueKind::Reference(Reference { text: id.text().into(), range: id.range() }),
+                None => ValueKind::Invalid,
+            },
+            LIST => {
+                let start = self.values.len();
+                for item in value.values() {
+                    let item = self.value_of(item);
+                    self.values.push(item);
+                }
+                ValueKind::List(self.values.drain(start..).collect())
+            }
+            OBJECT => ValueKind::Object(self.entries(value.nodes(ATTRIBUTE)).into_boxed_slice()),
+            CALL => call_kind(value),
+            _ => ValueKind::Invalid,
+        };
+        Value { kind, range: value.range() }
+    }
 }
 
 /// A string's value: plain text, or a template when it holds references.
