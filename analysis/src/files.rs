@@ -221,7 +221,7 @@ impl Found {
     /// The files found, sorted, and the problems met.
     fn finish(self) -> (Vec<PathBuf>, Vec<DiscoveryError>) {
         let mut files: Vec<PathBuf> = self.files.into_values().collect();
-        files.sort();
+        files.sort_unstable();
         files.dedup();
         (files, self.errors)
     }
