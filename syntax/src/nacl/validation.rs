@@ -321,6 +321,16 @@ impl<'a> Validator<'a> {
         code: ErrorCode,
         message: impl Fn(&str) -> String,
     ) -> Vec<(Cow<'a, str>, TextRange)> {
+        /// Up to this many names a scan finds the repeats faster than a sort.
+        const SCAN_LIMIT: usize = 16;
+        if names.len() <= SCAN_LIMIT {
+            for (at, (name, range)) in names.iter().enumerate() {
+                if names[..at].iter().any(|(earlier, _)| earlier == name) {
+                    self.error(code, *range, message(name));
+                }
+            }
+            return names;
+        }
         // Sorting by name then position puts every repeat right after its first occurrence.
         names.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.start().cmp(&b.1.start())));
         for pair in names.windows(2) {
