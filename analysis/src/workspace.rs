@@ -295,19 +295,36 @@ impl LoadedWorkspace {
 
     /// `f` of every item, computed on all cores, in order. A database handle is not shared
     /// between threads: each worker clones its own.
+    ///
+    /// A panic in `f` (a cancellation by a write, above all) stops the work: the items not
+    /// started are skipped and the first panic is resumed once, here. Letting it unwind through
+    /// rayon instead unwinds every piece of work rayon split off, one panic each; at 100 MB that
+    /// kept a write waiting for a cancelled workspace check about 80 ms, at 1 GB about a second.
     pub(crate) fn par_map<I: Sync, T: Send>(
         &self,
         items: &[I],
         f: impl Fn(&RootDatabase, &I) -> T + Sync + Send,
     ) -> Vec<T> {
         let template = std::sync::Mutex::new(self.db.clone());
-        items
+        let panicked = std::sync::Mutex::new(None);
+        let results: Option<Vec<T>> = items
             .par_iter()
             .map_init(
                 || template.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
-                |db, item| f(db, item),
+                |db, item| match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(db, item))) {
+                    Ok(result) => Some(result),
+                    Err(payload) => {
+                        panicked.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get_or_insert(payload);
+                        None
+                    }
+                },
             )
-            .collect()
+            .collect();
+        match (results, panicked.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner)) {
+            (Some(results), None) => results,
+            (_, Some(payload)) => std::panic::resume_unwind(payload),
+            (None, None) => unreachable!("an item without a result panicked"),
+        }
     }
 
     /// Writes every NaCl file's own results to the persistent cache ([`crate::cache`]), when
@@ -626,5 +643,39 @@ impl LoadedWorkspace {
     /// The diagnostics of one file.
     pub fn file_diagnostics(&self, file: SourceFile) -> Vec<Diagnostic> {
         file_diagnostics(&self.db, self.workspace, file).to_vec()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[test]
+    fn par_map_keeps_the_order_of_its_items() {
+        let loaded = LoadedWorkspace::empty(Path::new("/nowhere"));
+        let items: Vec<usize> = (0..10_000).collect();
+        assert_eq!(loaded.par_map(&items, |_, &i| i * 2), items.iter().map(|i| i * 2).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_panic_in_par_map_stops_the_work_and_is_resumed_once() {
+        let loaded = LoadedWorkspace::empty(Path::new("/nowhere"));
+        let items: Vec<usize> = (0..100_000).collect();
+        let ran = AtomicUsize::new(0);
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            loaded.par_map(&items, |_, &i| {
+                ran.fetch_add(1, Ordering::Relaxed);
+                if i == 10 {
+                    std::panic::resume_unwind(Box::new("stop here"));
+                }
+                std::thread::sleep(std::time::Duration::from_micros(20));
+            })
+        }));
+        let payload = caught.expect_err("the panic reaches the caller");
+        assert_eq!(payload.downcast_ref::<&str>(), Some(&"stop here"));
+        // Items not started when the panic happened are skipped (at 20 µs an item, running them
+        // all would take a second on two cores).
+        assert!(ran.load(Ordering::Relaxed) < items.len() / 2, "{} items ran", ran.load(Ordering::Relaxed));
     }
 }

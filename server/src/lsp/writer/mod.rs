@@ -42,7 +42,8 @@ pub use snapshot::{OpenDocument, Snapshot, WorkspacesSnapshot};
 /// How long the writer waits for more edits before computing diagnostics.
 const DEBOUNCE: Duration = Duration::from_millis(3);
 
-/// How long after a save or a change on disk the whole workspace is checked again.
+/// How long after a save or a change on disk (and after the last edit) the whole workspace is
+/// checked again.
 const PASS_DELAY: Duration = Duration::from_millis(200);
 
 /// Work to run on a snapshot, on a worker thread.
@@ -273,10 +274,11 @@ impl Writer {
                     Err(mpsc::RecvTimeoutError::Disconnected) => return,
                 },
             };
+            let mut edited = false;
             if let Some(first) = first {
                 // Apply everything already waiting (and, after edits, what follows within a few
                 // milliseconds) before computing diagnostics: a burst of edits costs one analysis.
-                let mut edited = self.handle_safely(first);
+                edited = self.handle_safely(first);
                 loop {
                     let next = match messages.try_recv() {
                         Ok(next) => next,
@@ -291,7 +293,22 @@ impl Writer {
             }
             self.flush();
             self.spawn_diagnostics();
+            if edited {
+                self.postpone_due_passes();
+            }
             self.start_due_passes();
+        }
+    }
+
+    /// Moves every due whole-workspace check to [`PASS_DELAY`] after now: while the user types,
+    /// a check started between two keystrokes would only be cancelled by the next one, and
+    /// cancelling a check of a large workspace delays that keystroke's diagnostics.
+    fn postpone_due_passes(&mut self) {
+        let at = Instant::now() + PASS_DELAY;
+        for root in &mut self.roots {
+            if let Pass::Due(due) = &mut root.pass {
+                *due = (*due).max(at);
+            }
         }
     }
 
