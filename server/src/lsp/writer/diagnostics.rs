@@ -33,9 +33,12 @@ impl Writer {
         }
     }
 
-    /// Computes the diagnostics of the stale open documents on a worker, one job per workspace.
-    /// A client that pulls them is asked to pull again instead.
+    /// Computes the diagnostics of the stale open documents on the request workers, one job per
+    /// document (so that a document whose diagnostics are quick, such as an HCL file described
+    /// by an edited spec, never waits behind one that needs the whole workspace's index), the
+    /// documents just edited first. A client that pulls them is asked to pull again instead.
     pub(super) fn spawn_diagnostics(&mut self) {
+        let edited = std::mem::take(&mut self.edited);
         if self.stale.is_empty() {
             return;
         }
@@ -48,14 +51,15 @@ impl Writer {
             }
             return;
         }
-        let mut by_root: HashMap<usize, Vec<Arc<OpenDocument>>> = HashMap::new();
-        for uri in std::mem::take(&mut self.stale) {
-            let Some(buffer) = self.buffers.get(&uri) else { continue };
-            if let Some(root) = self.root_of(&buffer.current.path) {
-                by_root.entry(root).or_default().push(buffer.current.clone());
-            }
-        }
-        for (root, documents) in by_root {
+        let mut documents: Vec<(usize, Arc<OpenDocument>)> = std::mem::take(&mut self.stale)
+            .into_iter()
+            .filter_map(|uri| {
+                let buffer = self.buffers.get(&uri)?;
+                Some((self.root_of(&buffer.current.path)?, buffer.current.clone()))
+            })
+            .collect();
+        documents.sort_by_key(|(_, document)| !edited.contains(&document.uri));
+        for (root, document) in documents {
             self.generation += 1;
             let job = DiagnosticsJob {
                 workspace: self.roots[root].workspace.clone(),
@@ -67,17 +71,12 @@ impl Writer {
             };
             let (outgoing, messages) = (self.outgoing.clone(), self.messages.clone());
             self.requests.spawn(move || {
-                let uris: Vec<Uri> = documents.iter().map(|d| d.uri.clone()).collect();
-                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    for document in &documents {
-                        outgoing.send(job.publish(document));
-                    }
-                }));
+                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.publish(&document)));
                 drop(job);
                 match run {
-                    Ok(()) => {}
+                    Ok(publish) => outgoing.send(publish),
                     Err(payload) if workspace::is_cancellation(&*payload) => {
-                        let _ = messages.send(Message::DiagnosticsCancelled(uris));
+                        let _ = messages.send(Message::DiagnosticsCancelled(vec![document.uri.clone()]));
                     }
                     Err(payload) => {
                         tracing::error!("internal error computing diagnostics: {}", panic_message(&*payload))

@@ -218,6 +218,7 @@ pub fn spawn(outgoing: Outbox, log_level: Option<LogLevel>) -> std::io::Result<m
         folders: Vec::new(),
         buffers: HashMap::new(),
         unflushed: BTreeSet::new(),
+        edited: HashSet::new(),
         stale: HashSet::new(),
         generation: 0,
         uris: Uris::default(),
@@ -251,6 +252,8 @@ struct Writer {
     buffers: HashMap<Uri, Buffer>,
     /// Documents edited since their text was last written to the database.
     unflushed: BTreeSet<Uri>,
+    /// The documents flushed since diagnostics were last spawned (theirs are computed first).
+    edited: HashSet<Uri>,
     /// Open documents whose diagnostics must be computed again.
     stale: HashSet<Uri>,
     /// Counts jobs, so that a stale job's result never overwrites a newer one.
@@ -473,6 +476,7 @@ impl Writer {
         for uri in std::mem::take(&mut self.unflushed) {
             let Some(buffer) = self.buffers.get_mut(&uri) else { continue };
             buffer.current = open_document(&uri, &buffer.document, buffer.document.text());
+            self.edited.insert(uri.clone());
             let (path, text) = (buffer.current.path.clone(), buffer.current.text.clone());
             let root = self.root_for(&path);
             self.roots[root].workspace.set_file_text(&path, text);
