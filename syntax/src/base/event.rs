@@ -144,18 +144,7 @@ impl CompletedMarker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rowan::NodeOrToken;
-
-    fn shape(node: &rowan::GreenNodeData) -> String {
-        let children: Vec<String> = node
-            .children()
-            .map(|child| match child {
-                NodeOrToken::Node(n) => shape(n),
-                NodeOrToken::Token(t) => t.text().to_owned(),
-            })
-            .collect();
-        format!("{}({})", node.kind().0, children.join(" "))
-    }
+    use crate::base::green_shape as shape;
 
     #[test]
     fn precede_wraps_a_finished_node() {

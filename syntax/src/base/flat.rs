@@ -24,6 +24,12 @@ struct Item {
     next: u32,
 }
 
+impl Item {
+    fn range(&self) -> TextRange {
+        TextRange::new(TextSize::from(self.start), TextSize::from(self.end))
+    }
+}
+
 /// A tree over `text`: the root is item 0.
 #[derive(Debug)]
 pub struct FlatTree<'t> {
@@ -166,8 +172,7 @@ impl<'a, 't> FlatNode<'a, 't> {
 
     /// Where the node is in the text.
     pub fn range(self) -> TextRange {
-        let item = self.item();
-        TextRange::new(TextSize::from(item.start), TextSize::from(item.end))
+        self.item().range()
     }
 
     /// The node's text as written.
@@ -197,41 +202,26 @@ impl<'a, 't> FlatNode<'a, 't> {
 }
 
 impl<'a, 't> FlatToken<'a, 't> {
-    fn item(self) -> &'a Item {
-        &self.tree.items[self.index as usize]
-    }
-
     /// rowan's raw kind of the token.
     pub fn raw_kind(self) -> SyntaxKind {
-        SyntaxKind(self.item().kind)
+        FlatNode { tree: self.tree, index: self.index }.raw_kind()
     }
 
     /// Where the token is in the text.
     pub fn range(self) -> TextRange {
-        let item = self.item();
-        TextRange::new(TextSize::from(item.start), TextSize::from(item.end))
+        FlatNode { tree: self.tree, index: self.index }.range()
     }
 
     /// The token's text.
     pub fn text(self) -> &'t str {
-        self.tree.slice(self.item())
+        FlatNode { tree: self.tree, index: self.index }.text()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn shape(node: &rowan::GreenNodeData) -> String {
-        let children: Vec<String> = node
-            .children()
-            .map(|child| match child {
-                NodeOrToken::Node(n) => shape(n),
-                NodeOrToken::Token(t) => t.text().to_owned(),
-            })
-            .collect();
-        format!("{}({})", node.kind().0, children.join(" "))
-    }
+    use crate::base::green_shape as shape;
 
     fn flat_shape(node: FlatNode<'_, '_>) -> String {
         let children: Vec<String> = node

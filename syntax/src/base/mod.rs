@@ -51,6 +51,19 @@ pub(crate) fn token_starts(lengths: impl ExactSizeIterator<Item = u32>) -> Vec<u
     starts
 }
 
+/// A green tree in one line, for tests: `kind(child child ...)`, tokens as their text.
+#[cfg(test)]
+pub(crate) fn green_shape(node: &rowan::GreenNodeData) -> String {
+    let children: Vec<String> = node
+        .children()
+        .map(|child| match child {
+            rowan::NodeOrToken::Node(n) => green_shape(n),
+            rowan::NodeOrToken::Token(t) => t.text().to_owned(),
+        })
+        .collect();
+    format!("{}({})", node.kind().0, children.join(" "))
+}
+
 /// Orders errors by position, as every parse reports them.
 pub(crate) fn sort_errors(errors: &mut [SyntaxError]) {
     errors.sort_by_key(|e| (e.range.start(), e.range.end()));
