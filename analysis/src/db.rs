@@ -191,20 +191,41 @@ impl ElementIndex {
     }
 }
 
-/// How many files one part of the element index covers. The index is built from parts so that
-/// checking it is still valid after an edit visits the edited file's part and the list of parts
-/// (the parts of files not edited are known unchanged from their durability), not every file.
+/// How many files one part of the element index (and of the symbol table) covers on average.
+/// The index is built from parts so that checking it is still valid after an edit visits the
+/// edited file's part and the list of parts (the parts of files not edited are known unchanged
+/// from their durability), not every file.
 pub(crate) const INDEX_PART: usize = 512;
 
-/// The `part`th run of [`INDEX_PART`] files of the workspace.
-pub(crate) fn part_files(db: &dyn Db, workspace: Workspace, part: usize) -> &[SourceFile] {
+/// The workspace's files dealt into parts by a hash of each file's identity, every part in path
+/// order. A file added or removed (a new buffer opened, a file deleted) changes only its own
+/// part; runs of the sorted list would all shift and every part be rebuilt. The number of parts,
+/// a power of two, changes only when the number of files crosses one.
+#[salsa::tracked(returns(ref))]
+fn file_parts(db: &dyn Db, workspace: Workspace) -> Vec<Vec<SourceFile>> {
+    use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
     let files = workspace.files(db);
-    files.get(part * INDEX_PART..((part + 1) * INDEX_PART).min(files.len())).unwrap_or_default()
+    let count = (files.len() / INDEX_PART).max(1).next_power_of_two();
+    let hasher = BuildHasherDefault::<DefaultHasher>::default();
+    let mut parts = vec![Vec::new(); count];
+    for &file in files {
+        // The file's database identity, not its path: reading every path would make the parts
+        // depend on the paths of edited buffers, and be checked again on every keystroke.
+        parts[hasher.hash_one(file) as usize % count].push(file);
+    }
+    parts
 }
 
-/// How many parts of [`INDEX_PART`] files the workspace has.
+/// The files of the `part`th part of the workspace, in path order (a firewall: it is recomputed
+/// whenever the list of files changes, but what reads it only when this part changed).
+#[salsa::tracked(returns(ref))]
+pub(crate) fn part_files(db: &dyn Db, workspace: Workspace, part: usize) -> Vec<SourceFile> {
+    file_parts(db, workspace).get(part).cloned().unwrap_or_default()
+}
+
+/// How many parts the workspace's files are dealt into.
 pub(crate) fn part_count(db: &dyn Db, workspace: Workspace) -> usize {
-    workspace.files(db).len().div_ceil(INDEX_PART)
+    file_parts(db, workspace).len()
 }
 
 /// The element IDs the `part`th run of [`INDEX_PART`] files defines, with the file and its
@@ -238,12 +259,18 @@ pub fn element_index(db: &dyn Db, workspace: Workspace) -> ElementIndex {
                 entry.push((file, source.clone()));
             }
             if id.id_type == crate::elem_id::IdType::Type {
-                let types = index.types_by_adapter.entry(id.adapter.clone()).or_default();
-                if !types.contains(id) {
-                    types.push(id.clone());
-                }
+                index.types_by_adapter.entry(id.adapter.clone()).or_default().push(id.clone());
             }
         }
+    }
+    // Parts are not runs of the sorted files: an element's files are put back in path order,
+    // which is the order its fragments merge in.
+    for files in index.files.values_mut().filter(|files| files.len() > 1) {
+        files.sort_by(|(a, _), (b, _)| a.path(db).cmp(b.path(db)));
+    }
+    for types in index.types_by_adapter.values_mut() {
+        types.sort_unstable();
+        types.dedup();
     }
     index
 }

@@ -38,6 +38,36 @@ pub struct SymbolEntry {
     pub kind: SymbolKind,
     /// Its header (or field name).
     pub range: nacl_syntax::TextRange,
+    /// The characters of its name ([`char_mask`]), to skip it quickly for a query that has
+    /// a character it lacks.
+    pub chars: u64,
+}
+
+/// One bit for each ASCII letter (either case), digit, `_`, `.` and `@` that `text` holds; every
+/// bit when it has other characters than ASCII (they may match a query's letters once
+/// normalized). A name can match a query only if its mask covers the query's.
+pub fn char_mask(text: &str) -> u64 {
+    let mut mask = 0u64;
+    for byte in text.bytes() {
+        mask |= match byte {
+            b'a'..=b'z' => 1 << (byte - b'a'),
+            b'A'..=b'Z' => 1 << (byte - b'A'),
+            b'0'..=b'9' => 1 << (26 + byte - b'0'),
+            b'_' => 1 << 36,
+            b'.' => 1 << 37,
+            b'@' => 1 << 38,
+            0x80.. => return u64::MAX,
+            _ => 1 << 39,
+        };
+    }
+    mask
+}
+
+/// The characters every match of `query` holds, as a [`char_mask`]: none for a query with
+/// characters of the pattern syntax (spaces, `!`, `^`, `'`, ...) or beyond ASCII.
+fn query_mask(query: &str) -> u64 {
+    let plain = query.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'@'));
+    if plain { char_mask(query) } else { 0 }
 }
 
 /// The elements and fields a file declares (memoized: a search only scores names).
@@ -50,10 +80,16 @@ pub fn file_symbols(db: &dyn Db, file: SourceFile) -> Arc<[SymbolEntry]> {
             FragmentKind::Instance => SymbolKind::Instance,
             FragmentKind::Variable => SymbolKind::Variable,
         };
-        entries.push(SymbolEntry { name: Arc::from(fragment.id.to_string()), kind, range: fragment.header_range });
+        let name: Arc<str> = Arc::from(fragment.id.to_string());
+        entries.push(SymbolEntry { chars: char_mask(&name), name, kind, range: fragment.header_range });
         for field in &fragment.fields {
-            let name = Arc::from(format!("{}.field.{}", fragment.id, field.name));
-            entries.push(SymbolEntry { name, kind: SymbolKind::Field, range: field.name_range });
+            let name: Arc<str> = Arc::from(format!("{}.field.{}", fragment.id, field.name));
+            entries.push(SymbolEntry {
+                chars: char_mask(&name),
+                name,
+                kind: SymbolKind::Field,
+                range: field.name_range,
+            });
         }
     }
     entries.into()
@@ -88,7 +124,7 @@ pub struct SymbolPart {
     pub entries: Vec<(u32, SymbolEntry)>,
 }
 
-/// The symbols of the `part`th run of files (recomputed only when one of them declares something
+/// The symbols of the `part`th part of the workspace's files (recomputed only when one of them declares something
 /// new, not when a value is edited).
 #[salsa::tracked(returns(ref))]
 pub fn symbol_part(db: &dyn Db, workspace: Workspace, part: usize) -> SymbolPart {
@@ -121,6 +157,7 @@ impl LoadedWorkspace {
     /// capitals), best first, at most `limit`. Split elements are listed once.
     pub fn workspace_symbols(&self, query: &str, limit: usize) -> Vec<WorkspaceSymbol> {
         let pattern = Pattern::parse(query, CaseMatching::Smart, Normalization::Smart);
+        let needed = query_mask(query);
         let parts: Vec<&SymbolPart> =
             (0..part_count(&self.db, self.workspace)).map(|part| symbol_part(&self.db, self.workspace, part)).collect();
         let mut scored: Vec<Scored> = parts
@@ -130,6 +167,9 @@ impl LoadedWorkspace {
                 || (Matcher::new(Config::DEFAULT), Vec::new(), Vec::new()),
                 |(mut matcher, mut buffer, mut found), (part, symbols)| {
                     for (at, (_, entry)) in symbols.entries.iter().enumerate() {
+                        if entry.chars & needed != needed {
+                            continue;
+                        }
                         let score = if query.is_empty() {
                             Some(0)
                         } else {
@@ -151,7 +191,7 @@ impl LoadedWorkspace {
         let entry = |s: &Scored| &parts[s.part as usize].entries[s.entry as usize].1;
         let path =
             |s: &Scored| &parts[s.part as usize].paths[parts[s.part as usize].entries[s.entry as usize].0 as usize];
-        // Best score first; shorter names first among equals, then by name and file. Only the
+        // Best score first; shorter names first among equals, then by name and path. Only the
         // best few are sorted (a short query matches nearly everything): enough to fill `limit`
         // after split elements, listed once per fragment, are merged. They are picked by score
         // and length alone, then every tie at the cut is kept, so the cut does not change the
@@ -165,7 +205,8 @@ impl LoadedWorkspace {
             a.rank()
                 .cmp(&b.rank())
                 .then_with(|| entry(a).name.cmp(&entry(b).name))
-                .then((a.part, a.entry).cmp(&(b.part, b.entry)))
+                .then_with(|| path(a).cmp(path(b)))
+                .then(a.entry.cmp(&b.entry))
         });
         scored.truncate(kept);
         let mut scored: Vec<(&PathBuf, &SymbolEntry)> = scored.iter().map(|s| (path(s), entry(s))).collect();

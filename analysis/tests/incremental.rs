@@ -5,6 +5,7 @@
 
 use nacl_analysis::language::Language;
 use nacl_analysis::{
+    db::element_index,
     db::{RootDatabase, SourceFile, Workspace},
     diagnostics::file_diagnostics,
     layout::Layout,
@@ -119,4 +120,46 @@ fn a_reference_into_an_edited_value_is_resolved_again_without_rechecking_its_fil
     files[0].set_text(&mut db).to(Arc::from("salto.t a {\n  title = \"A\"\n}\n"));
     let codes: Vec<&str> = file_diagnostics(&db, workspace, files[1]).iter().map(|d| d.code.as_str()).collect();
     assert_eq!(codes, ["W0501"]);
+}
+
+#[test]
+fn a_new_file_rebuilds_one_part_of_the_index_and_of_the_symbol_table() {
+    let (mut db, log) = RootDatabase::with_execution_log();
+    // Enough files for several parts; each type is split over two files far apart in path order.
+    let mut texts: Vec<(String, String)> = (0..3000)
+        .map(|i| {
+            let half = if i % 2 == 0 { "a" } else { "z" };
+            (format!("{half}/{i:04}.nacl"), format!("type salto.t{} {{\n  string f{i} {{\n  }}\n}}\n", i / 2))
+        })
+        .collect();
+    texts.sort();
+    let texts: Vec<(&str, &str)> = texts.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let (workspace, mut files) = workspace_of(&db, &texts);
+    let symbols = |db: &RootDatabase| -> usize {
+        (0..)
+            .map_while(|part| {
+                let symbols = nacl_analysis::symbols::symbol_part(db, workspace, part);
+                (!symbols.entries.is_empty()).then_some(symbols.entries.len())
+            })
+            .sum()
+    };
+    let index = element_index(&db, workspace);
+    let total = symbols(&db);
+    assert_eq!(total, 3000 * 2, "every type's fragment and field is in the symbol table");
+    for (id, in_files) in &index.files {
+        let paths: Vec<&PathBuf> = in_files.iter().map(|(file, _)| file.path(&db)).collect();
+        assert!(paths.is_sorted() && paths.len() == 2, "{id}: {paths:?}");
+    }
+    log.lock().expect("log").clear();
+
+    // A buffer that is not on disk opens (`m/` sorts among the others).
+    files.push(SourceFile::new(&db, PathBuf::from("/ws/m/new.nacl"), Language::Nacl, Arc::from("salto.t0 x {\n}\n")));
+    files.sort_by(|a, b| a.path(&db).cmp(b.path(&db)));
+    workspace.set_files(&mut db).to(files);
+    let index = element_index(&db, workspace);
+    assert!(index.files.keys().any(|id| id.name_parts == ["x"]));
+    assert_eq!(symbols(&db), 3000 * 2 + 1);
+    let second = std::mem::take(&mut *log.lock().expect("log"));
+    assert_eq!(count(&second, "index_part"), 1, "only the new file's part is read again: {second:#?}");
+    assert_eq!(count(&second, "symbol_part"), 1, "{second:#?}");
 }
