@@ -4,7 +4,8 @@
 //! instance value paths, and the declarations themselves.
 //!
 //! The workspace is searched on demand: files that do not contain the name's text are skipped
-//! without parsing, the others are parsed in parallel. Nothing is kept in memory between requests.
+//! without parsing (most without reading their text: [`crate::mentions`] keeps which words each
+//! file holds), the others are parsed in parallel.
 
 use crate::{
     elem_id::{ElemId, IdType},
@@ -167,10 +168,11 @@ impl LoadedWorkspace {
     /// Every occurrence of `named` in the workspace, by file then position.
     fn occurrences(&self, named: &Named) -> Vec<Occurrence> {
         let needle = named.name();
-        // Every file's text is scanned for the name, on all cores; a type's occurrences are read
-        // from the fragments of the files that name it, other files are parsed.
-        let scanned = self.par_map(self.workspace.files(&self.db), |db, &file| {
-            if file.language(db) != crate::language::Language::Nacl || !file.text(db).contains(needle) {
+        // The files that may hold the name are scanned for it, on all cores; a type's
+        // occurrences are read from the fragments of the files that name it, other files are
+        // parsed.
+        let scanned = self.par_map(&self.files_mentioning(needle), |db, &file| {
+            if !file.text(db).contains(needle) {
                 return None;
             }
             let from_fragments = match named {

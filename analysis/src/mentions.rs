@@ -1,0 +1,173 @@
+//! Which files may mention a name: a small Bloom filter of the words of each NaCl file, kept per
+//! part of the workspace's files, so that find references and rename read the few files that
+//! hold the name instead of scanning the text of every file (a gigabyte, at the largest sizes).
+//!
+//! A word is a maximal run of ASCII letters, digits, `_`, `@` and non-ASCII characters: the
+//! names references and renames look for are such runs, and everything that writes one (a
+//! header, a label, a reference, a key) delimits it with other characters. A filter may say yes
+//! for a name the file lacks (about one in thirty), never no for one it holds.
+
+use crate::db::{Db, SourceFile, Workspace, part_count, part_files};
+
+/// How many bits of a file's filter each distinct word of it gets, at least.
+const BITS_PER_WORD: usize = 8;
+/// How many bits one word sets.
+const PROBES: u64 = 3;
+
+/// Which bytes belong to a word.
+const WORD_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let b = byte as u8;
+        table[byte] = b.is_ascii_alphanumeric() || b == b'_' || b == b'@' || b >= 0x80;
+        byte += 1;
+    }
+    table
+};
+
+/// Whether `name` is one whole word (what a filter can answer for).
+pub fn is_word(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| WORD_BYTES[b as usize])
+}
+
+/// The hash of a word: eight bytes at a time (FxHash's step), then mixed (MurmurHash3's
+/// finalizer) so that its low bits, which pick the filter's bits, depend on every byte.
+fn word_hash(word: &[u8]) -> u64 {
+    const SEED: u64 = 0x51_7cc1_b727_220a_95;
+    let step = |hash: u64, chunk: u64| (hash.rotate_left(5) ^ chunk).wrapping_mul(SEED);
+    let mut chunks = word.chunks_exact(8);
+    let mut hash = word.len() as u64;
+    for chunk in &mut chunks {
+        hash = step(hash, u64::from_le_bytes(chunk.try_into().unwrap_or_default()));
+    }
+    let mut last = [0u8; 8];
+    last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    hash = step(hash, u64::from_le_bytes(last));
+    hash ^= hash >> 33;
+    hash = hash.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    hash ^ (hash >> 33)
+}
+
+/// The words of one file, as a Bloom filter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WordFilter {
+    /// The bits, a power of two of them.
+    bits: Box<[u64]>,
+}
+
+impl WordFilter {
+    /// The filter of the words of `text`. `hashes` and `scratch` are reused between files.
+    ///
+    /// The words are not deduplicated: their bits are set in a filter sized for all of them,
+    /// which is then folded in halves (a bit of the half-size filter is the OR of the two bits
+    /// that share its low index bits) down to the size the distinct words need, estimated from
+    /// how many bits are set.
+    fn of(text: &str, hashes: &mut Vec<u64>, scratch: &mut Vec<u64>) -> WordFilter {
+        hashes.clear();
+        let bytes = text.as_bytes();
+        let mut at = 0;
+        while at < bytes.len() {
+            if !WORD_BYTES[bytes[at] as usize] {
+                at += 1;
+                continue;
+            }
+            let start = at;
+            while at < bytes.len() && WORD_BYTES[bytes[at] as usize] {
+                at += 1;
+            }
+            hashes.push(word_hash(&bytes[start..at]));
+        }
+        let mut bits = (hashes.len() * BITS_PER_WORD).next_power_of_two().max(64);
+        scratch.clear();
+        scratch.resize(bits / 64, 0);
+        for &hash in hashes.iter() {
+            probes(hash, bits).for_each(|(word, bit)| scratch[word] |= bit);
+        }
+        let set: u32 = scratch.iter().map(|w| w.count_ones()).sum();
+        let fill = f64::from(set) / bits as f64;
+        let distinct = -(bits as f64) / PROBES as f64 * (1.0 - fill.min(0.999_999)).ln();
+        while bits > 64 && distinct * BITS_PER_WORD as f64 <= (bits / 2) as f64 {
+            bits /= 2;
+            let (low, high) = scratch.split_at_mut(bits / 64);
+            low.iter_mut().zip(&high[..bits / 64]).for_each(|(l, h)| *l |= h);
+        }
+        WordFilter { bits: scratch[..bits / 64].into() }
+    }
+
+    /// Whether the file may hold the word of this hash.
+    fn may_hold(&self, hash: u64) -> bool {
+        probes(hash, self.bits.len() * 64).all(|(word, bit)| self.bits[word] & bit != 0)
+    }
+}
+
+/// The words and bits a word of this hash sets in a filter of `bits` bits (a power of two): the
+/// same low bits of the index for every size, which is what lets a filter be folded.
+fn probes(hash: u64, bits: usize) -> impl Iterator<Item = (usize, u64)> {
+    let mask = (bits - 1) as u64;
+    let (low, high) = (hash & 0xffff_ffff, (hash >> 32) | 1);
+    (0..PROBES).map(move |i| {
+        let at = low.wrapping_add(i.wrapping_mul(high)) & mask;
+        ((at / 64) as usize, 1 << (at % 64))
+    })
+}
+
+/// The word filters of the NaCl files of the `part`th part of the workspace's files (built
+/// when first asked for; an edit rebuilds its file's part only).
+#[salsa::tracked(returns(ref))]
+pub fn part_words(db: &dyn Db, workspace: Workspace, part: usize) -> Vec<(SourceFile, WordFilter)> {
+    let (mut hashes, mut scratch) = (Vec::new(), Vec::new());
+    part_files(db, workspace, part)
+        .iter()
+        .filter(|file| file.language(db) == crate::language::Language::Nacl)
+        .map(|&file| (file, WordFilter::of(file.text(db), &mut hashes, &mut scratch)))
+        .collect()
+}
+
+impl crate::workspace::LoadedWorkspace {
+    /// The NaCl files that may mention `name`, on all cores: for a word (see [`is_word`]) the
+    /// files whose filter holds it, for anything else every NaCl file.
+    pub fn files_mentioning(&self, name: &str) -> Vec<SourceFile> {
+        let workspace = self.workspace;
+        if !is_word(name) {
+            let files = workspace.files(&self.db).iter();
+            return files.copied().filter(|f| f.language(&self.db) == crate::language::Language::Nacl).collect();
+        }
+        let hash = word_hash(name.as_bytes());
+        let parts: Vec<usize> = (0..part_count(&self.db, workspace)).collect();
+        let found = self.par_map(&parts, |db, &part| {
+            let filters = part_words(db, workspace, part).iter();
+            filters.filter(|(_, filter)| filter.may_hold(hash)).map(|(file, _)| *file).collect::<Vec<_>>()
+        });
+        found.concat()
+    }
+
+    /// Builds the word filters of every part, in parallel, so that the first search does not.
+    pub fn warm_mentions(&self) {
+        let (workspace, parts): (_, Vec<usize>) = (self.workspace, (0..part_count(&self.db, self.workspace)).collect());
+        self.par_map(&parts, |db, &part| {
+            part_words(db, workspace, part);
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_filter_holds_every_word_of_its_text_and_few_others() {
+        let text = "salesforce.Account inst_1 {\n  name = \"Ünïcode\"\n  ref = salesforce.Contact.instance.c@s\n}\n";
+        let mut text = text.to_owned();
+        // Many repeated words, which must not make the filter larger.
+        text.push_str(&"  name = salesforce.Account.instance.inst_1\n".repeat(200));
+        let filter = WordFilter::of(&text, &mut Vec::new(), &mut Vec::new());
+        for word in ["salesforce", "Account", "inst_1", "name", "Ünïcode", "ref", "Contact", "instance", "c@s"] {
+            assert!(filter.may_hold(word_hash(word.as_bytes())), "{word}");
+        }
+        assert_eq!(filter.bits.len() * 64, 128, "9 distinct words take 128 bits");
+        let others = (0..1000).filter(|i| filter.may_hold(word_hash(format!("absent{i}").as_bytes()))).count();
+        assert!(others < 100, "{others} of 1000 absent words pass");
+        assert!(!is_word("a.b") && !is_word("") && is_word("c@s"));
+    }
+}
