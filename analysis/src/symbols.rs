@@ -145,11 +145,17 @@ pub fn symbol_part(db: &dyn Db, workspace: Workspace, part: usize) -> SymbolPart
 }
 
 impl LoadedWorkspace {
-    /// Builds every part of the symbol table, in parallel, so that the first search does not.
-    pub fn warm_symbols(&self) {
+    /// Builds every part of the symbol table and, in a workspace that has them, of the word
+    /// filters find references reads ([`crate::mentions`]), in parallel, so that the first
+    /// search does not.
+    pub fn warm_tables(&self) {
         let (workspace, parts): (_, Vec<usize>) = (self.workspace, (0..part_count(&self.db, self.workspace)).collect());
+        let filtered = self.has_word_filters();
         self.par_map(&parts, |db, &part| {
             symbol_part(db, workspace, part);
+            if filtered {
+                crate::mentions::part_words(db, workspace, part);
+            }
         });
     }
 

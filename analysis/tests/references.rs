@@ -344,3 +344,49 @@ fn renaming_an_instance_used_in_three_files_and_a_template_adds_no_diagnostic() 
     assert!(people.contains("${ salto.person.instance.alicia.name }"), "{people}");
     assert_eq!(all_diagnostics(&root, &loaded), before);
 }
+
+/// In a workspace large enough to have word filters ([`nacl_analysis::mentions`]), find
+/// references answers as in the fixture alone (where every file's text is scanned), from every
+/// word of every fixture file.
+#[test]
+fn references_through_word_filters_are_those_of_a_scan() {
+    let (root, small) = fixture();
+    let big = std::env::temp_dir().join(format!("nacl-references-filtered-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&big);
+    std::fs::create_dir_all(big.join("filler")).expect("a temporary folder");
+    let mut files: Vec<String> = Vec::new();
+    for entry in std::fs::read_dir(&root).expect("the fixture") {
+        let name = entry.expect("a fixture file").file_name().to_string_lossy().into_owned();
+        std::fs::copy(root.join(&name), big.join(&name)).expect("a copy");
+        files.push(name);
+    }
+    for i in 0..nacl_analysis::mentions::FILTERED_FROM {
+        let text = format!("zz_filler.ZzFiller zzf{i} {{\n  zz_value = {i}\n}}\n");
+        std::fs::write(big.join(format!("filler/{i}.nacl")), text).expect("a filler file");
+    }
+    let filtered = workspace::load(&big, None);
+    assert!(filtered.has_word_filters() && !small.has_word_filters());
+    files.sort();
+    let mut compared = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(root.join(file)).expect("the fixture");
+        let words = text
+            .match_indices(|c: char| c.is_ascii_alphabetic())
+            .filter(|(at, _)| !text[..*at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '@'));
+        for (at, _) in words {
+            let offset = TextSize::from(at as u32);
+            let relative = |found: Vec<nacl_analysis::references::Occurrence>, base: &Path| -> Vec<(PathBuf, _)> {
+                found
+                    .into_iter()
+                    .map(|o| (o.path.strip_prefix(base).unwrap_or(&o.path).to_path_buf(), o.range))
+                    .collect()
+            };
+            let scanned = relative(small.references(&root.join(file), offset, true), &root);
+            let through_filters = relative(filtered.references(&big.join(file), offset, true), &big);
+            assert_eq!(scanned, through_filters, "{file} at {at}");
+            compared += usize::from(!scanned.is_empty());
+        }
+    }
+    assert!(compared > 50, "only {compared} words have references");
+    let _ = std::fs::remove_dir_all(&big);
+}

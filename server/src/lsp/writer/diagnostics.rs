@@ -125,6 +125,7 @@ impl Writer {
                         (message, notes, true)
                     }
                 }));
+                drop(job);
                 let (cancelled, notes) = match run {
                     Ok((message, notes, send)) => {
                         if send {
@@ -138,19 +139,6 @@ impl Writer {
                         (false, Vec::new())
                     }
                 };
-                if !cancelled {
-                    // Which words each file holds, for find references, built once after the
-                    // first check (later passes only see that it is still valid). It costs about
-                    // as much as parsing, so the workspace's first diagnostics do not wait for
-                    // it; an edit cancels it, keeping the parts already built.
-                    let warm = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.workspace.warm_mentions()));
-                    if let Err(payload) = warm
-                        && !workspace::is_cancellation(&*payload)
-                    {
-                        tracing::error!("internal error indexing {}: {}", path.display(), panic_message(&*payload));
-                    }
-                }
-                drop(job);
                 let _ = messages.send(Message::PassDone { root: path, cancelled, notes });
             });
         }

@@ -106,9 +106,9 @@ impl Writer {
             if let Err(error) = workspace.save_cache() {
                 tracing::warn!("cannot write the cache of {}: {error}", path.display());
             }
-            // The table workspace symbols search, so that the first search does not build it
-            // (here, where no edit can cancel it).
-            workspace.warm_symbols();
+            // The tables workspace symbols and find references search, so that the first
+            // search does not build them (here, where no edit can cancel them).
+            workspace.warm_tables();
             tracing::info!(
                 "loaded {} in {:?} ({} files from the cache)",
                 path.display(),
