@@ -467,24 +467,59 @@ impl Collector {
 }
 
 /// Sorts and deduplicates the items; past [`LIMIT`], keeps those matching what was typed.
-fn finish(mut items: Vec<CompletionItem>, typed: &str) -> Completions {
-    // One item per label, the best ranked.
-    items.sort_by(|a, b| (&a.label, a.rank).cmp(&(&b.label, b.rank)));
-    items.dedup_by(|later, first| later.label == first.label);
-    items.sort_by(|a, b| (a.rank, &a.label).cmp(&(b.rank, &b.label)));
-    if items.len() <= LIMIT {
-        return Completions { items, incomplete: false };
+///
+/// Work is linear in the items but for the [`LIMIT`] kept: duplicates are found with a hash map
+/// and the best are picked before they are sorted (completing after `adapter.` can list every
+/// type of a large workspace).
+fn finish(items: Vec<CompletionItem>, typed: &str) -> Completions {
+    // One item per label, the best ranked (the first pushed among equals).
+    let mut kept: Vec<usize> = Vec::with_capacity(items.len());
+    let mut by_label: std::collections::HashMap<&str, usize> = std::collections::HashMap::with_capacity(items.len());
+    for (at, item) in items.iter().enumerate() {
+        match by_label.entry(item.label.as_str()) {
+            std::collections::hash_map::Entry::Occupied(seen) => {
+                let best = &mut kept[*seen.get()];
+                if item.rank < items[*best].rank {
+                    *best = at;
+                }
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(kept.len());
+                kept.push(at);
+            }
+        }
     }
-    let typed = typed.to_lowercase();
-    items.retain(|item| is_subsequence(&typed, &item.label.to_lowercase()));
-    let incomplete = items.len() > LIMIT;
-    items.truncate(LIMIT);
-    Completions { items, incomplete }
+    drop(by_label);
+    let incomplete = if kept.len() > LIMIT {
+        let typed = typed.to_lowercase();
+        kept.retain(|&at| is_subsequence_ignoring_case(&typed, &items[at].label));
+        kept.len() > LIMIT
+    } else {
+        false
+    };
+    let order = |&a: &usize, &b: &usize| (items[a].rank, &items[a].label).cmp(&(items[b].rank, &items[b].label));
+    if kept.len() > LIMIT {
+        kept.select_nth_unstable_by(LIMIT - 1, order);
+        kept.truncate(LIMIT);
+    }
+    kept.sort_unstable_by(order);
+    let mut position = vec![usize::MAX; items.len()];
+    for (rank, &at) in kept.iter().enumerate() {
+        position[at] = rank;
+    }
+    let mut ordered: Vec<Option<CompletionItem>> = (0..kept.len()).map(|_| None).collect();
+    for (at, item) in items.into_iter().enumerate() {
+        if let Some(slot) = ordered.get_mut(position[at]) {
+            *slot = Some(item);
+        }
+    }
+    Completions { items: ordered.into_iter().flatten().collect(), incomplete }
 }
 
-/// Whether the characters of `needle` appear in order in `haystack` (how editors filter).
-fn is_subsequence(needle: &str, haystack: &str) -> bool {
-    let mut rest = haystack.chars();
+/// Whether the characters of `needle` (in lower case) appear in order in `haystack`, compared
+/// in lower case.
+fn is_subsequence_ignoring_case(needle: &str, haystack: &str) -> bool {
+    let mut rest = haystack.chars().flat_map(char::to_lowercase);
     needle.chars().all(|c| rest.any(|h| h == c))
 }
 
