@@ -223,7 +223,10 @@ pub(crate) fn part_files(db: &dyn Db, workspace: Workspace, part: usize) -> Vec<
     file_parts(db, workspace).get(part).cloned().unwrap_or_default()
 }
 
-/// How many parts the workspace's files are dealt into.
+/// How many parts the workspace's files are dealt into (a firewall too: what reads every part,
+/// the element index above all, is not recomputed when a file is added or removed, only when a
+/// part's results change).
+#[salsa::tracked(returns(copy))]
 pub(crate) fn part_count(db: &dyn Db, workspace: Workspace) -> usize {
     file_parts(db, workspace).len()
 }

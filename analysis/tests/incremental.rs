@@ -158,8 +158,19 @@ fn a_new_file_rebuilds_one_part_of_the_index_and_of_the_symbol_table() {
     workspace.set_files(&mut db).to(files);
     let index = element_index(&db, workspace);
     assert!(index.files.keys().any(|id| id.name_parts == ["x"]));
+    let index_len = index.files.len();
     assert_eq!(symbols(&db), 3000 * 2 + 1);
     let second = std::mem::take(&mut *log.lock().expect("log"));
     assert_eq!(count(&second, "index_part"), 1, "only the new file's part is read again: {second:#?}");
     assert_eq!(count(&second, "symbol_part"), 1, "{second:#?}");
+
+    // An HCL file opens: no part defines anything new, so the element index is kept.
+    let mut files = workspace.files(&db).clone();
+    files.push(SourceFile::new(&db, PathBuf::from("/ws/m/new.hcl"), Language::Hcl, Arc::from("a = 1\n")));
+    files.sort_by(|a, b| a.path(&db).cmp(b.path(&db)));
+    workspace.set_files(&mut db).to(files);
+    assert_eq!(element_index(&db, workspace).files.len(), index_len);
+    let third = std::mem::take(&mut *log.lock().expect("log"));
+    assert_eq!(count(&third, "index_part"), 1, "{third:#?}");
+    assert_eq!(count(&third, "element_index"), 0, "the element index is kept: {third:#?}");
 }
