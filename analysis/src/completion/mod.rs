@@ -562,7 +562,53 @@ pub fn snippet_text(snippet: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::snippet_text;
+    use super::{CompletionItem, CompletionKind, LIMIT, finish, snippet_text};
+    use proptest::prelude::*;
+
+    /// What `finish` answers, written the plain way: sort by label and rank, keep each label's
+    /// first, sort by rank and label; past the limit, keep those matching what was typed.
+    fn finish_by_sorting(mut items: Vec<CompletionItem>, typed: &str) -> (Vec<(String, u8)>, bool) {
+        items.sort_by(|a, b| (&a.label, a.rank).cmp(&(&b.label, b.rank)));
+        items.dedup_by(|later, first| later.label == first.label);
+        items.sort_by(|a, b| (a.rank, &a.label).cmp(&(b.rank, &b.label)));
+        let mut incomplete = false;
+        if items.len() > LIMIT {
+            let typed = typed.to_lowercase();
+            items.retain(|item| {
+                let mut rest = item.label.to_lowercase().chars().collect::<Vec<_>>().into_iter();
+                typed.chars().all(|c| rest.any(|h| h == c))
+            });
+            incomplete = items.len() > LIMIT;
+            items.truncate(LIMIT);
+        }
+        (items.into_iter().map(|i| (i.label, i.rank)).collect(), incomplete)
+    }
+
+    proptest! {
+        #[test]
+        fn finish_keeps_the_best_of_each_label_in_order(
+            labels in proptest::collection::vec(("[abAB]{1,6}", 0u8..4), 0..1500),
+            typed in "[abAB]{0,3}",
+        ) {
+            let items: Vec<CompletionItem> = labels
+                .into_iter()
+                .map(|(label, rank)| CompletionItem {
+                    insert: label.clone(),
+                    label,
+                    kind: CompletionKind::Value,
+                    detail: None,
+                    documentation: None,
+                    snippet: false,
+                    range: Default::default(),
+                    rank,
+                })
+                .collect();
+            let expected = finish_by_sorting(items.clone(), &typed);
+            let found = finish(items, &typed);
+            let found = (found.items.into_iter().map(|i| (i.label, i.rank)).collect::<Vec<_>>(), found.incomplete);
+            prop_assert_eq!(found, expected);
+        }
+    }
 
     #[test]
     fn snippets_become_their_defaults() {
