@@ -12,7 +12,7 @@
 //! (10 ms at 100 MB, 150 ms at 1 GB, on 2 cores): only workspaces of [`FILTERED_FROM`] files or
 //! more have them.
 
-use crate::db::{Db, SourceFile, Workspace, part_count, part_files};
+use crate::db::{Db, SourceFile, Workspace, part_files};
 
 /// From this many files, a workspace has word filters (see the module's documentation).
 pub const FILTERED_FROM: usize = 16_384;
@@ -149,8 +149,7 @@ impl crate::workspace::LoadedWorkspace {
             return files.copied().filter(|f| f.language(&self.db) == crate::language::Language::Nacl).collect();
         }
         let hash = word_hash(name.as_bytes());
-        let parts: Vec<usize> = (0..part_count(&self.db, workspace)).collect();
-        let found = self.par_map(&parts, |db, &part| {
+        let found = self.par_map(&self.parts(), |db, &part| {
             let filters = part_words(db, workspace, part).iter();
             filters.filter(|(_, filter)| filter.may_hold(hash)).map(|(file, _)| *file).collect::<Vec<_>>()
         });

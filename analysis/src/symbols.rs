@@ -1,7 +1,7 @@
 //! Workspace symbols: every element and field of the workspace, fuzzy-matched against a query.
 
 use crate::{
-    db::{Db, SourceFile, Workspace, file_fragments, part_count, part_files},
+    db::{Db, SourceFile, Workspace, file_fragments, part_files},
     elem_id::decode_nacl_case,
     fragments::{FragmentKind, ValueKind},
     structure::SymbolKind,
@@ -38,15 +38,15 @@ pub struct SymbolEntry {
     pub kind: SymbolKind,
     /// Its header (or field name).
     pub range: nacl_syntax::TextRange,
-    /// The characters of its name ([`char_mask`]), to skip it quickly for a query that has
-    /// a character it lacks.
+    /// The characters of its name (one bit for each ASCII letter, digit, `_`, `.` and `@`), to
+    /// skip it quickly for a query that has a character it lacks.
     pub chars: u64,
 }
 
 /// One bit for each ASCII letter (either case), digit, `_`, `.` and `@` that `text` holds; every
 /// bit when it has other characters than ASCII (they may match a query's letters once
 /// normalized). A name can match a query only if its mask covers the query's.
-pub fn char_mask(text: &str) -> u64 {
+fn char_mask(text: &str) -> u64 {
     let mut mask = 0u64;
     for byte in text.bytes() {
         mask |= match byte {
@@ -124,8 +124,8 @@ pub struct SymbolPart {
     pub entries: Vec<(u32, SymbolEntry)>,
 }
 
-/// The symbols of the `part`th part of the workspace's files (recomputed only when one of them declares something
-/// new, not when a value is edited).
+/// The symbols of the `part`th part of the workspace's files (recomputed only when one of them
+/// declares something new, not when a value is edited).
 #[salsa::tracked(returns(ref))]
 pub fn symbol_part(db: &dyn Db, workspace: Workspace, part: usize) -> SymbolPart {
     let mut symbols = SymbolPart::default();
@@ -149,7 +149,7 @@ impl LoadedWorkspace {
     /// filters find references reads ([`crate::mentions`]), in parallel, so that the first
     /// search does not.
     pub fn warm_tables(&self) {
-        let (workspace, parts): (_, Vec<usize>) = (self.workspace, (0..part_count(&self.db, self.workspace)).collect());
+        let (workspace, parts) = (self.workspace, self.parts());
         let filtered = self.has_word_filters();
         self.par_map(&parts, |db, &part| {
             symbol_part(db, workspace, part);
@@ -165,7 +165,7 @@ impl LoadedWorkspace {
         let pattern = Pattern::parse(query, CaseMatching::Smart, Normalization::Smart);
         let needed = query_mask(query);
         let parts: Vec<&SymbolPart> =
-            (0..part_count(&self.db, self.workspace)).map(|part| symbol_part(&self.db, self.workspace, part)).collect();
+            self.parts().into_iter().map(|part| symbol_part(&self.db, self.workspace, part)).collect();
         let mut scored: Vec<Scored> = parts
             .par_iter()
             .enumerate()

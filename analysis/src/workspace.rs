@@ -293,6 +293,12 @@ impl LoadedWorkspace {
         });
     }
 
+    /// The indexes of the parts the workspace's files are dealt into (what the symbol table and
+    /// the word filters are kept per).
+    pub(crate) fn parts(&self) -> Vec<usize> {
+        (0..crate::db::part_count(&self.db, self.workspace)).collect()
+    }
+
     /// `f` of every item, computed on all cores, in order. A database handle is not shared
     /// between threads: each worker clones its own.
     ///

@@ -503,17 +503,8 @@ fn finish(items: Vec<CompletionItem>, typed: &str) -> Completions {
         kept.truncate(LIMIT);
     }
     kept.sort_unstable_by(order);
-    let mut position = vec![usize::MAX; items.len()];
-    for (rank, &at) in kept.iter().enumerate() {
-        position[at] = rank;
-    }
-    let mut ordered: Vec<Option<CompletionItem>> = (0..kept.len()).map(|_| None).collect();
-    for (at, item) in items.into_iter().enumerate() {
-        if let Some(slot) = ordered.get_mut(position[at]) {
-            *slot = Some(item);
-        }
-    }
-    Completions { items: ordered.into_iter().flatten().collect(), incomplete }
+    let mut items: Vec<Option<CompletionItem>> = items.into_iter().map(Some).collect();
+    Completions { items: kept.iter().filter_map(|&at| items[at].take()).collect(), incomplete }
 }
 
 /// Whether the characters of `needle` (in lower case) appear in order in `haystack`, compared
