@@ -100,23 +100,26 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     let over = std::sync::atomic::AtomicBool::new(false);
     let step = (total / 100).max(1);
     progress(0, total);
-    let read_files = || -> Vec<(PathBuf, files::LoadedFile)> {
+    // Each text becomes the `Arc<str>` the database keeps on the thread that read it, so its
+    // buffer is freed (and reused by that thread's next read) at once: converting them all
+    // afterwards, on one thread, held every text twice and copied it on one core.
+    let read_files = || -> Vec<(PathBuf, Arc<str>, Option<nacl_syntax::SyntaxError>)> {
         paths
             .into_par_iter()
             .map(|path| {
-                let file = if bytes.load(std::sync::atomic::Ordering::Relaxed) > MAX_WORKSPACE_BYTES {
+                let (text, error) = if bytes.load(std::sync::atomic::Ordering::Relaxed) > MAX_WORKSPACE_BYTES {
                     over.store(true, std::sync::atomic::Ordering::Relaxed);
-                    files::LoadedFile { text: String::new(), error: None }
+                    (Arc::from(""), None)
                 } else {
                     let file = files::load(&path);
                     bytes.fetch_add(file.text.len() as u64, std::sync::atomic::Ordering::Relaxed);
-                    file
+                    (Arc::from(file.text), file.error)
                 };
                 let done = read.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                 if done.is_multiple_of(step) {
                     progress(done, total);
                 }
-                (path, file)
+                (path, text, error)
             })
             .collect()
     };
@@ -148,18 +151,15 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     }
     let mut source_files = Vec::with_capacity(loaded.len());
     let (mut from_cache, mut nacl_files) = (0, 0);
-    for (path, file) in loaded {
-        if let Some(error) = &file.error {
+    for (path, text, error) in loaded {
+        if let Some(error) = &error {
             load_errors.push((path.clone(), Diagnostic::from_syntax(error)));
         }
         let language = Language::of_path(&path).unwrap_or(Language::Nacl);
-        let cached =
-            (language == Language::Nacl && file.error.is_none()).then(|| cache.take(&path, &file.text)).flatten();
-        nacl_files += usize::from(language == Language::Nacl && file.error.is_none());
+        let cached = (language == Language::Nacl && error.is_none()).then(|| cache.take(&path, &text)).flatten();
+        nacl_files += usize::from(language == Language::Nacl && error.is_none());
         from_cache += usize::from(cached.is_some());
-        source_files.push(
-            SourceFile::builder(path, language, Arc::from(file.text)).cached(cached).durability(ON_DISK).new(&db),
-        );
+        source_files.push(SourceFile::builder(path, language, text).cached(cached).durability(ON_DISK).new(&db));
     }
     let cache_stale = cache_folder.is_some() && (from_cache < nacl_files || !cache.is_empty());
     let static_files = static_files(&layout);
