@@ -55,12 +55,44 @@ pub struct Restriction {
     /// The largest allowed number, as written.
     pub max: Option<crate::fragments::Text>,
     /// A JavaScript regular expression values must match (anywhere, as Salto tests it).
-    pub regex: Option<crate::fragments::Text>,
+    pub regex: Option<Pattern>,
     /// The longest allowed string, in UTF-16 units.
     pub max_length: Option<crate::fragments::Text>,
     /// The longest allowed list.
     pub max_list_length: Option<crate::fragments::Text>,
 }
+
+/// A restriction's regular expression: the text as written, compiled once (on first use) for
+/// all the values it checks.
+#[derive(Debug, Clone)]
+pub struct Pattern {
+    /// The expression as written.
+    pub text: crate::fragments::Text,
+    /// The compiled expression; `None` inside when it does not compile.
+    compiled: std::sync::OnceLock<Option<regress::Regex>>,
+}
+
+impl Pattern {
+    /// The pattern written as `text`, not compiled yet.
+    pub fn new(text: crate::fragments::Text) -> Pattern {
+        Pattern { text, compiled: std::sync::OnceLock::new() }
+    }
+
+    /// Whether the expression matches somewhere in `value`; `None` when it does not compile
+    /// (such a restriction checks nothing).
+    pub fn finds(&self, value: &str) -> Option<bool> {
+        let regex = self.compiled.get_or_init(|| regress::Regex::new(&self.text).ok()).as_ref()?;
+        Some(regex.find(value).is_some())
+    }
+}
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Pattern) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Eq for Pattern {}
 
 impl Restriction {
     /// The restriction in words, for hover: `values "a", "b"; min 1; max 10`.
@@ -74,7 +106,7 @@ impl Restriction {
         let named = [
             ("at least", &self.min),
             ("at most", &self.max),
-            ("matching", &self.regex),
+            ("matching", &self.regex.as_ref().map(|p| p.text.clone())),
             ("at most this many characters:", &self.max_length),
             ("at most this many items:", &self.max_list_length),
         ];
@@ -222,7 +254,7 @@ fn restriction(value: &ValueKind) -> Option<Restriction> {
         min: number("min"),
         max: number("max"),
         regex: match get("regex").map(|v| &v.kind) {
-            Some(ValueKind::String(s)) => Some(s.clone()),
+            Some(ValueKind::String(s)) => Some(Pattern::new(s.clone())),
             _ => None,
         },
         max_length: number("max_length"),

@@ -583,10 +583,9 @@ fn restricted(restriction: &Restriction, key: ShownPath<'_>, value: &Value, out:
         }
     }
     if let (Some(pattern), ValueKind::String(text)) = (&restriction.regex, &value.kind)
-        && let Ok(regex) = regress::Regex::new(pattern)
-        && regex.find(text).is_none()
+        && pattern.finds(text) == Some(false)
     {
-        report(format!("{} does not match the pattern `{pattern}` that `{key}` requires", shown(value)));
+        report(format!("{} does not match the pattern `{}` that `{key}` requires", shown(value), pattern.text));
     }
     if let (Some(max), ValueKind::String(text)) =
         (restriction.max_length.as_deref().and_then(|m| m.parse::<f64>().ok()), &value.kind)
