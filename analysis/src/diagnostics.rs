@@ -219,8 +219,8 @@ fn references(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: Source
 
 /// Calls `f` on every value the fragments hold (annotation values, instance values, field
 /// annotations), nested values included.
-pub(crate) fn walk_values(fragments: &[crate::fragments::Fragment], f: &mut impl FnMut(&Value)) {
-    fn walk(value: &Value, f: &mut impl FnMut(&Value)) {
+pub(crate) fn walk_values<'a>(fragments: &'a [crate::fragments::Fragment], f: &mut impl FnMut(&'a Value)) {
+    fn walk<'a>(value: &'a Value, f: &mut impl FnMut(&'a Value)) {
         f(value);
         match &value.kind {
             ValueKind::List(items) => items.iter().for_each(|item| walk(item, f)),
@@ -239,6 +239,15 @@ pub(crate) fn walk_values(fragments: &[crate::fragments::Fragment], f: &mut impl
 /// `file("...")` targets: they must lie inside a static-resources folder and exist there. A path
 /// that leaves the folder is refused and never read.
 fn static_files(db: &dyn Db, workspace: Workspace, file: SourceFile, out: &mut Vec<Diagnostic>) {
+    let mut calls = Vec::new();
+    walk_values(&file_fragments(db, file).fragments, &mut |value| {
+        if let ValueKind::File(call) = &value.kind {
+            calls.push((call.path.as_str(), value.range));
+        }
+    });
+    if calls.is_empty() {
+        return;
+    }
     let layout = workspace.layout(db);
     let dirs = layout.static_dirs(&layout.source_of(file.path(db)));
     let existing = workspace.static_files(db);
@@ -265,12 +274,9 @@ fn static_files(db: &dyn Db, workspace: Workspace, file: SourceFile, out: &mut V
             out.push(Diagnostic { code: AnalysisCode::MissingStaticFile.into(), range, message, related: Vec::new() });
         }
     };
-    walk_values(&file_fragments(db, file).fragments, &mut |value| {
-        if let ValueKind::File(call) = &value.kind {
-            let path = &call.path;
-            check(path, value.range);
-        }
-    });
+    for (path, range) in calls {
+        check(path, range);
+    }
 }
 
 /// The path as a relative path that stays inside its folder, or `None` when it is absolute or
