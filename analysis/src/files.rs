@@ -152,7 +152,7 @@ pub fn walk_static(paths: &[PathBuf], boundary: &Path) -> (Vec<PathBuf>, Vec<Dis
     for path in paths {
         let Ok(meta) = std::fs::symlink_metadata(path) else { continue };
         if meta.is_file() {
-            found.files.insert(path.clone(), path.clone());
+            found.add(path.clone(), path.clone());
             continue;
         }
         if !meta.is_dir() && !meta.file_type().is_symlink() {
@@ -189,8 +189,8 @@ fn outside(link: &Path, target: &Path) -> DiscoveryError {
     }
 }
 
-/// What a walk has found so far: the wanted files by their real path (the first spelling met
-/// is kept), problems, and the real folders already walked (so links cannot loop).
+/// What a walk has found so far: the wanted files with their real paths, problems, and the
+/// real folders already walked (so links cannot loop).
 struct Found {
     wanted: fn(&Path) -> bool,
     /// Files and folders visited so far; past [`MAX_WALKED`] (or [`MAX_FILES`] files found) the
@@ -199,7 +199,9 @@ struct Found {
     stopped: bool,
     max_walked: usize,
     max_files: usize,
-    files: std::collections::HashMap<PathBuf, PathBuf>,
+    /// Each file found, by its real path and as it was found (a file reached twice through
+    /// links is in here twice until [`Found::finish`]).
+    files: Vec<(PathBuf, PathBuf)>,
     errors: Vec<DiscoveryError>,
     walked: std::collections::HashSet<PathBuf>,
 }
@@ -218,16 +220,21 @@ impl Found {
         }
     }
 
-    /// The files found, sorted, and the problems met.
+    /// The files found, each once (as first found), sorted, and the problems met.
     fn finish(self) -> (Vec<PathBuf>, Vec<DiscoveryError>) {
-        let mut files: Vec<PathBuf> = self.files.into_values().collect();
-        files.sort_unstable();
-        files.dedup();
+        let mut seen = rustc_hash::FxHashSet::default();
+        seen.reserve(self.files.len());
+        let mut files: Vec<PathBuf> = self
+            .files
+            .into_iter()
+            .filter_map(|(real, path)| seen.insert(real.into_os_string()).then_some(path))
+            .collect();
+        files.sort_unstable_by(|a, b| path_order(a, b));
         (files, self.errors)
     }
 
     fn add(&mut self, path: PathBuf, real: PathBuf) {
-        self.files.entry(real).or_insert(path);
+        self.files.push((real, path));
     }
 
     /// Walks `dir`, whose real path is `real`, following links that stay inside `boundary`.
@@ -235,7 +242,9 @@ impl Found {
         if self.stopped || !self.walked.insert(real.to_path_buf()) {
             return;
         }
-        let walker = walkdir::WalkDir::new(dir).into_iter().filter_entry(|entry| {
+        // Each folder's entries by name: then files come in the order of their paths, and the
+        // sort in `finish` has next to nothing to do.
+        let walker = walkdir::WalkDir::new(dir).sort_by_file_name().into_iter().filter_entry(|entry| {
             entry.depth() == 0 || !entry.file_type().is_dir() || !is_skipped_dir(entry.file_name())
         });
         let mut links = Vec::new();
@@ -302,6 +311,19 @@ impl Found {
             }
         }
     }
+}
+
+/// The order of [`Path`]s (component by component) for paths without `.` components or doubled
+/// separators, such as a walk finds, found faster: where they differ, the end of a path comes
+/// first, then a separator, then any other byte. Sorting a walk's paths with [`Path`]'s own
+/// comparison, which splits both into components, took about a twentieth of a check.
+fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
+    let (a, b) = (a.as_os_str().as_encoded_bytes(), b.as_os_str().as_encoded_bytes());
+    let common = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let rank = |path: &[u8]| {
+        path.get(common).map(|&byte| if std::path::is_separator(char::from(byte)) { 0 } else { u16::from(byte) + 1 })
+    };
+    rank(a).cmp(&rank(b))
 }
 
 fn is_skipped_dir(name: &std::ffi::OsStr) -> bool {
@@ -385,6 +407,17 @@ mod tests {
             assert!(errors[0].error.to_string().contains(what), "{}", errors[0].error);
         }
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn path_order_is_the_order_of_paths(
+            a in proptest::collection::vec("[a-c-][a-c.-]{0,2}", 1..5),
+            b in proptest::collection::vec("[a-c-][a-c.-]{0,2}", 1..5),
+        ) {
+            let (a, b) = (format!("/w/{}", a.join("/")), format!("/w/{}", b.join("/")));
+            proptest::prop_assert_eq!(path_order(Path::new(&a), Path::new(&b)), Path::new(&a).cmp(Path::new(&b)));
+        }
     }
 
     #[test]
