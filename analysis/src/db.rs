@@ -7,13 +7,14 @@
 
 use crate::{
     elem_id::ElemId,
+    hashing::NameMap,
     fragments::{self, Fragment},
     layout::{Layout, Source},
     merge::{self, MergedElement},
     state::{EnvState, WorkspaceState},
 };
 use nacl_syntax::SyntaxError;
-use std::{collections::HashMap, path::PathBuf, sync::Arc};
+use std::{path::PathBuf, sync::Arc};
 
 /// One file: its path, its language and its current text.
 #[salsa::input(debug)]
@@ -156,8 +157,8 @@ pub fn file_element_ids(db: &dyn Db, file: SourceFile) -> Vec<ElemId> {
 /// Where each element's fragments are in a file with many of them (fragment indexes by ID), so
 /// finding one element's fragments does not scan the whole file. Built only for such files.
 #[salsa::tracked(returns(ref))]
-fn fragment_positions(db: &dyn Db, file: SourceFile) -> HashMap<ElemId, Vec<usize>> {
-    let mut positions: HashMap<ElemId, Vec<usize>> = HashMap::new();
+fn fragment_positions(db: &dyn Db, file: SourceFile) -> NameMap<ElemId, Vec<usize>> {
+    let mut positions: NameMap<ElemId, Vec<usize>> = NameMap::default();
     for (at, fragment) in file_fragments(db, file).fragments.iter().enumerate() {
         positions.entry(fragment.id.clone()).or_default().push(at);
     }
@@ -179,9 +180,9 @@ pub fn fragments_of<'db>(db: &'db dyn Db, file: SourceFile, id: &ElemId) -> Vec<
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct ElementIndex {
     /// Element ID → files in path order, with their source.
-    pub files: HashMap<ElemId, Vec<(SourceFile, Source)>>,
+    pub files: NameMap<ElemId, Vec<(SourceFile, Source)>>,
     /// The types each adapter defines in NaCl, by adapter.
-    pub types_by_adapter: HashMap<String, Vec<ElemId>>,
+    pub types_by_adapter: NameMap<String, Vec<ElemId>>,
 }
 
 impl ElementIndex {

@@ -100,7 +100,7 @@ fn nacl_file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) ->
 /// [`element_conflicts`] of the whole element, which every file holding a part of it shares.
 fn conflicts(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: SourceFile, out: &mut Vec<Diagnostic>) {
     let fragments = &file_fragments(db, file).fragments;
-    let mut count: std::collections::HashMap<&ElemId, usize> = std::collections::HashMap::new();
+    let mut count: crate::hashing::NameMap<&ElemId, usize> = Default::default();
     for fragment in fragments.iter() {
         *count.entry(&fragment.id).or_default() += 1;
     }

@@ -232,7 +232,7 @@ struct Checker<'a> {
     elsewhere: Vec<&'a [Entry]>,
     /// The summaries of the types looked up so far, by name as written (`None`: no such type,
     /// or not a type name): a file's values name the same few types over and over.
-    types: std::cell::RefCell<std::collections::HashMap<crate::fragments::Text, Option<&'a TypeInfo>>>,
+    types: std::cell::RefCell<crate::hashing::NameMap<crate::fragments::Text, Option<&'a TypeInfo>>>,
 }
 
 impl<'a> Checker<'a> {
@@ -308,7 +308,7 @@ impl<'a> Checker<'a> {
     /// required fields it leaves out.
     fn object_entries(
         &self,
-        type_id: &ElemId,
+        type_id: &dyn std::fmt::Display,
         info: &crate::types::TypeInfo,
         entries: &[Entry],
         path: &mut Vec<PathStep>,
@@ -436,8 +436,7 @@ impl<'a> Checker<'a> {
         out: &mut Vec<Diagnostic>,
     ) {
         let Some(info) = self.type_named(type_name) else { return };
-        let Ok(type_id) = ElemId::parse(type_name) else { return };
-        self.object_entries(&type_id, info, entries, path, out);
+        self.object_entries(&type_name, info, entries, path, out);
         let elsewhere = self.keys_elsewhere(path);
         for field in &info.fields {
             let set = entries.iter().any(|e| *e.key == *field.name) || elsewhere.iter().any(|k| **k == *field.name);
