@@ -235,7 +235,7 @@ pub(crate) fn part_count(db: &dyn Db, workspace: Workspace) -> usize {
 /// The element IDs the `part`th run of [`INDEX_PART`] files defines, with the file and its
 /// source (workspace config files left out).
 #[salsa::tracked(returns(ref))]
-fn index_part(db: &dyn Db, workspace: Workspace, part: usize) -> Vec<(ElemId, SourceFile, Source)> {
+pub(crate) fn index_part(db: &dyn Db, workspace: Workspace, part: usize) -> Vec<(ElemId, SourceFile, Source)> {
     let layout = workspace.layout(db);
     let mut out = Vec::new();
     for &file in part_files(db, workspace, part) {

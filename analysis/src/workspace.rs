@@ -278,7 +278,8 @@ impl LoadedWorkspace {
 
 impl LoadedWorkspace {
     /// Computes every file's own results (parse, fragments and element IDs; HCL's and ARMLang's
-    /// diagnostics) in parallel, as a workspace-wide pass needs them all.
+    /// diagnostics), then the element index's parts, in parallel, as a workspace-wide pass needs
+    /// them all: the index itself only has the parts to join.
     pub fn compute_file_results(&self) {
         self.par_map(self.workspace.files(&self.db), |db, &file| match file.language(db) {
             Language::Nacl => {
@@ -290,6 +291,10 @@ impl LoadedWorkspace {
             Language::Arm => {
                 crate::arm::diagnostics(db, file);
             }
+        });
+        let workspace = self.workspace;
+        self.par_map(&self.parts(), |db, &part| {
+            crate::db::index_part(db, workspace, part);
         });
     }
 
