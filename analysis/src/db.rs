@@ -7,8 +7,8 @@
 
 use crate::{
     elem_id::ElemId,
-    hashing::NameMap,
     fragments::{self, Fragment},
+    hashing::NameMap,
     layout::{Layout, Source},
     merge::{self, MergedElement},
     state::{EnvState, WorkspaceState},

@@ -68,14 +68,14 @@ pub struct Restriction {
 pub struct Pattern {
     /// The expression as written.
     pub text: crate::fragments::Text,
-    /// The compiled expression; `None` inside when it does not compile.
-    compiled: std::sync::OnceLock<Option<regress::Regex>>,
+    /// The compiled expression, shared by clones; `None` inside when it does not compile.
+    compiled: std::sync::Arc<std::sync::OnceLock<Option<regress::Regex>>>,
 }
 
 impl Pattern {
     /// The pattern written as `text`, not compiled yet.
     pub fn new(text: crate::fragments::Text) -> Pattern {
-        Pattern { text, compiled: std::sync::OnceLock::new() }
+        Pattern { text, compiled: Default::default() }
     }
 
     /// Whether the expression matches somewhere in `value`; `None` when it does not compile
