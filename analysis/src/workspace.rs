@@ -60,6 +60,31 @@ pub struct FileReport {
 /// so a larger folder would exhaust the machine (the largest real workspaces are about 130 MB).
 pub const MAX_WORKSPACE_BYTES: u64 = 2 << 30;
 
+/// Counts items finished on several threads and reports about every hundredth, and the last, in
+/// order: a report never shows fewer items done than one before it (two threads counting apart
+/// could send their reports the wrong way round).
+struct ProgressCounter<'a> {
+    done: std::sync::Mutex<usize>,
+    total: usize,
+    step: usize,
+    report: &'a (dyn Fn(usize, usize) + Sync),
+}
+
+impl<'a> ProgressCounter<'a> {
+    fn new(total: usize, report: &'a (dyn Fn(usize, usize) + Sync)) -> ProgressCounter<'a> {
+        ProgressCounter { done: std::sync::Mutex::new(0), total, step: (total / 100).max(1), report }
+    }
+
+    /// Counts one more item done, reporting when it is a step or the last.
+    fn finished_one(&self) {
+        let mut done = self.done.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        *done += 1;
+        if done.is_multiple_of(self.step) || *done == self.total {
+            (self.report)(*done, self.total);
+        }
+    }
+}
+
 /// Reads every NaCl and HCL file of the workspace at `root` (files are read in parallel).
 pub fn load(root: &Path, env: Option<&str>) -> LoadedWorkspace {
     load_with_progress(root, env, &|_, _| {})
@@ -95,11 +120,10 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     paths.retain(|p| Language::of_path(p) != Some(Language::Hcl) || !crate::layout::is_static_resource(p));
     let total = paths.len();
     let cache_folder = crate::cache::folder();
-    let read = std::sync::atomic::AtomicUsize::new(0);
     let bytes = std::sync::atomic::AtomicU64::new(0);
     let over = std::sync::atomic::AtomicBool::new(false);
-    let step = (total / 100).max(1);
     progress(0, total);
+    let read = ProgressCounter::new(total, progress);
     // Each text becomes the `Arc<str>` the database keeps on the thread that read it, so its
     // buffer is freed (and reused by that thread's next read) at once: converting them all
     // afterwards, on one thread, held every text twice and copied it on one core.
@@ -115,10 +139,7 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
                     bytes.fetch_add(file.text.len() as u64, std::sync::atomic::Ordering::Relaxed);
                     (Arc::from(file.text), file.error)
                 };
-                let done = read.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                if done.is_multiple_of(step) {
-                    progress(done, total);
-                }
+                read.finished_one();
                 (path, text, error)
             })
             .collect()
@@ -219,18 +240,14 @@ impl LoadedWorkspace {
         // reach the element index, which would parse every file on one thread while the others
         // wait for it (any file's diagnostics need the index, so this holds for a filter too).
         self.compute_file_results();
-        let (done, total) = (std::sync::atomic::AtomicUsize::new(0), files.len());
-        let step = (total / 100).max(1);
+        let done = ProgressCounter::new(files.len(), progress);
         let mut reports: Vec<FileReport> = self.par_map(&files, |db, &file| {
             let report = FileReport {
                 path: file.path(db).clone(),
                 text: file.text(db).clone(),
                 diagnostics: file_diagnostics(db, workspace, file).to_vec(),
             };
-            let done = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-            if done.is_multiple_of(step) || done == total {
-                progress(done, total);
-            }
+            done.finished_one();
             report
         });
         self.add_load_errors(&mut reports, filter);
