@@ -222,8 +222,8 @@ impl Found {
 
     /// The files found, each once (as first found), sorted, and the problems met.
     fn finish(self) -> (Vec<PathBuf>, Vec<DiscoveryError>) {
-        let mut seen = rustc_hash::FxHashSet::default();
-        seen.reserve(self.files.len());
+        let mut seen: std::collections::HashSet<std::ffi::OsString, crate::hashing::NameHasher> =
+            std::collections::HashSet::with_capacity_and_hasher(self.files.len(), Default::default());
         let mut files: Vec<PathBuf> = self
             .files
             .into_iter()

@@ -1,4 +1,4 @@
-//! Hash maps keyed by names read from the workspace (element IDs, type names).
+//! Hash maps keyed by names read from the workspace (element IDs, type names, paths).
 
 /// The hasher of [`NameMap`]: far faster than the standard library's SipHash on the short
 /// strings element IDs are made of, and seeded per process, so that names crafted to collide
