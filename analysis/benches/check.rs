@@ -2,11 +2,10 @@
 //! workspace, in the database directly (`cargo bench -p nacl-analysis --bench check`). The full
 //! check of each corpus workspace is measured by the performance suite (`nacl-ls-bench corpus`).
 
-use nacl_analysis::{db::SourceFile, diagnostics::file_diagnostics, layout, workspace};
+use nacl_analysis::{db::SourceFile, diagnostics::file_diagnostics, fragments::Text, layout, workspace};
 use salsa::Setter;
 use std::{
     path::Path,
-    sync::Arc,
     time::{Duration, Instant},
 };
 
@@ -33,7 +32,7 @@ fn edit_latency(dir: &Path) {
     for i in 0..20 {
         let mut text = file.text(&db).to_string();
         text.insert_str(at, &format!("e{i}"));
-        file.set_text(&mut db).to(Arc::from(text));
+        file.set_text(&mut db).to(Text::from(text));
         let start = Instant::now();
         let count = file_diagnostics(&db, workspace, file).len();
         times.push(start.elapsed());

@@ -25,7 +25,7 @@ use std::{
 /// The first bytes of a cache file.
 const MAGIC: &[u8; 8] = b"naclls\x00\x01";
 /// What wrote a cache: results of another version may differ, so its caches are not read.
-const VERSION: &str = concat!(env!("CARGO_PKG_NAME"), " ", env!("CARGO_PKG_VERSION"), " cache 1");
+const VERSION: &str = concat!(env!("CARGO_PKG_NAME"), " ", env!("CARGO_PKG_VERSION"), " cache 2");
 
 /// The version and the build of the program running: a cache written by another build (whose
 /// results may be computed differently) is not read.
@@ -280,7 +280,7 @@ mod tests {
     use super::*;
 
     fn results(text: &str) -> FileFragments {
-        FileFragments::of_text(text)
+        FileFragments::of_text(&text.into())
     }
 
     fn workspace(name: &str) -> (PathBuf, PathBuf) {

@@ -7,7 +7,7 @@
 
 use crate::{
     elem_id::ElemId,
-    fragments::{self, Fragment},
+    fragments::{self, Fragment, Text},
     hashing::NameMap,
     layout::{Layout, Source},
     merge::{self, MergedElement},
@@ -27,7 +27,7 @@ pub struct SourceFile {
     pub language: crate::language::Language,
     /// The file's text (the editor's, when it is open).
     #[returns(ref)]
-    pub text: Arc<str>,
+    pub text: Text,
     /// This file's own results as the persistent cache kept them for exactly this text
     /// ([`crate::cache`]); `None` when the cache did not have them or the text changed since.
     #[default]
@@ -121,10 +121,11 @@ pub struct FileFragments {
 }
 
 impl FileFragments {
-    /// Parses `text` into the parser's flat tree and reads its fragments (no rowan tree is built).
-    pub fn of_text(text: &str) -> FileFragments {
+    /// Parses `text` into the parser's flat tree and reads its fragments (no rowan tree is built;
+    /// long strings written as-is are kept as slices of `text`).
+    pub fn of_text(text: &Text) -> FileFragments {
         let (tree, errors) = nacl_syntax::nacl::parse_flat(text);
-        FileFragments { syntax_errors: errors.into(), fragments: fragments::fragments(tree.root()).into() }
+        FileFragments { syntax_errors: errors.into(), fragments: fragments::fragments(tree.root(), text).into() }
     }
 }
 

@@ -205,7 +205,7 @@ fn references(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: Source
         });
     };
     walk_values(&file_fragments(db, file).fragments, &mut |value| match &value.kind {
-        ValueKind::Reference(r) => check(&r.text, r.range, false),
+        ValueKind::Reference(text) => check(text, value.range, false),
         ValueKind::Template(parts) => {
             for part in parts {
                 if let TemplatePart::Reference(r) = part {

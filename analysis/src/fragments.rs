@@ -13,12 +13,13 @@ use nacl_syntax::nacl::{
     view::{NodeView, TokenView},
 };
 use nacl_syntax::rowan::NodeOrToken;
-use nacl_syntax::{FlatNode, TextRange};
+use nacl_syntax::{FlatNode, FlatToken, TextRange, TextSize};
 use std::borrow::Cow;
 
-/// Text in a fragment (a key, a string, a number, a reference): short text (most keys and
-/// values) is kept inline without an allocation, longer text is shared; cloning is cheap.
-pub type Text = smol_str::SmolStr;
+/// Text in a fragment (a key, a string, a number, a reference), and a file's whole text: short
+/// text (most keys and values) is kept inline without an allocation; longer text written as-is
+/// in a file is a slice of that file's text, shared without a copy; cloning is cheap.
+pub type Text = hipstr::HipStr<'static>;
 
 /// A value as written, with where it is.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -40,8 +41,9 @@ pub enum ValueKind {
     Number(Text),
     /// `true` or `false`.
     Bool(bool),
-    /// A reference to an element ID.
-    Reference(Reference),
+    /// A reference to an element ID: the ID as written (exactly where the value is, so the
+    /// value's range is the reference's).
+    Reference(Text),
     /// A list.
     List(Box<[Value]>),
     /// An object.
@@ -201,10 +203,11 @@ type GNode<'a> = FlatNode<'a, 'a>;
 /// The fragments a parsed file defines, in order, from the root of its flat tree
 /// ([`nacl_syntax::nacl::parse_flat`]). Blocks whose header is malformed (reported by the parser)
 /// define nothing. No rowan tree is built, so a workspace-wide pass allocates little beyond the
-/// fragments themselves.
-pub fn fragments(root: GNode<'_>) -> Vec<Fragment> {
+/// fragments themselves. `source` is the text the tree was parsed from: long text written as-is
+/// in it is kept as slices of it.
+pub fn fragments(root: GNode<'_>, source: &Text) -> Vec<Fragment> {
     let mut out = Vec::new();
-    let mut reader = Reader::default();
+    let mut reader = Reader { source: source.clone(), entries: Vec::new(), values: Vec::new() };
     for block in root.nodes(BLOCK) {
         let labels: Vec<Cow<'_, str>> = block.nodes(LABEL).map(GNode::name_text).collect();
         let labels: Vec<&str> = labels.iter().map(|l| &**l).collect();
@@ -267,8 +270,9 @@ fn header_range(block: GNode<'_>) -> Option<TextRange> {
 /// Reads a file's blocks into fragments. Objects and lists are read onto scratch stacks (nested
 /// ones above their parents') and moved into allocations of their exact size when complete, so
 /// no vector grows or shrinks in place.
-#[derive(Default)]
 struct Reader {
+    /// The file's text.
+    source: Text,
     /// Entries of the objects being read, innermost last.
     entries: Vec<Entry>,
     /// Items of the lists being read, innermost last.
@@ -276,6 +280,27 @@ struct Reader {
 }
 
 impl Reader {
+    /// `text` (read from the file at `at`, or decoded from what is written there) as a
+    /// [`Text`]: a slice of the file's text when it is written there as-is and too long to keep
+    /// inline, else its own copy.
+    fn text(&self, text: &str, at: TextSize) -> Text {
+        let start = usize::from(at);
+        let end = start + text.len();
+        let as_is = text.len() > INLINE_TEXT && self.source.as_bytes().get(start..end) == Some(text.as_bytes());
+        as_is.then(|| self.source.try_slice(start..end).ok()).flatten().unwrap_or_else(|| Text::from(text))
+    }
+
+    /// A token's text.
+    fn token_text(&self, token: FlatToken<'_, '_>) -> Text {
+        self.text(token.text(), token.range().start())
+    }
+
+    /// The text of a `LABEL` or `KEY` (decoded when quoted).
+    fn name_text(&self, name: GNode<'_>) -> Text {
+        let at = name.node(STRING).map_or(name.range().start(), content_start);
+        self.text(&name.name_text(), at)
+    }
+
     fn type_fragment(&mut self, block: GNode<'_>, id: ElemId, kind: FragmentKind, header_range: TextRange) -> Fragment {
         let mut fragment = Fragment {
             id,
@@ -323,8 +348,8 @@ impl Reader {
             return None;
         }
         Some(FieldDef {
-            name: (*name_label.name_text()).into(),
-            type_name: (*type_label.name_text()).into(),
+            name: self.name_text(name_label),
+            type_name: self.name_text(type_label),
             range: block.range(),
             name_range: name_label.range(),
             type_range: type_label.range(),
@@ -387,24 +412,24 @@ impl Reader {
             Some(value) => self.value_of(value),
             None => Value { kind: ValueKind::Invalid, range: TextRange::empty(attribute.range().end()) },
         };
-        Some(Entry { key: (*key.name_text()).into(), key_range: key.range(), value })
+        Some(Entry { key: self.name_text(key), key_range: key.range(), value })
     }
 
     fn value_of(&mut self, value: GNode<'_>) -> Value {
         let kind = match value.kind() {
-            STRING => string_kind(value, false),
-            MULTILINE_STRING => string_kind(value, true),
+            STRING => self.string_kind(value, false),
+            MULTILINE_STRING => self.string_kind(value, true),
             LITERAL => {
                 let token = value.children().filter_map(NodeOrToken::into_token).find(|t| !t.kind().is_trivia());
-                match token.map(|t| (t.kind(), t.text())) {
-                    Some((IDENT, "true")) => ValueKind::Bool(true),
-                    Some((IDENT, "false")) => ValueKind::Bool(false),
-                    Some((NUMBER, text)) => ValueKind::Number(text.into()),
+                match token.map(|t| (t.kind(), t.text(), t)) {
+                    Some((IDENT, "true", _)) => ValueKind::Bool(true),
+                    Some((IDENT, "false", _)) => ValueKind::Bool(false),
+                    Some((NUMBER, _, token)) => ValueKind::Number(self.token_text(token)),
                     _ => ValueKind::Invalid,
                 }
             }
             REFERENCE => match value.token(IDENT) {
-                Some(id) => ValueKind::Reference(Reference { text: id.text().into(), range: id.range() }),
+                Some(id) => ValueKind::Reference(self.token_text(id)),
                 None => ValueKind::Invalid,
             },
             LIST => {
@@ -416,63 +441,80 @@ impl Reader {
                 ValueKind::List(self.values.drain(start..).collect())
             }
             OBJECT => ValueKind::Object(self.entries(value.nodes(ATTRIBUTE)).into_boxed_slice()),
-            CALL => call_kind(value),
+            CALL => self.call_kind(value),
             _ => ValueKind::Invalid,
         };
         Value { kind, range: value.range() }
     }
-}
 
-/// A string's value: plain text, or a template when it holds references.
-fn string_kind(string: GNode<'_>, multiline: bool) -> ValueKind {
-    if !string.has_templates() {
-        let text = if multiline { string.multiline_value() } else { string.string_value() };
-        return ValueKind::String(text.into());
-    }
-    // Rebuild the literal text between references with the same decoding as the whole string.
-    let mut out = Vec::new();
-    let mut text = nacl_syntax::nacl::StringDecoder::default();
-    let flush = |text: &mut nacl_syntax::nacl::StringDecoder, out: &mut Vec<TemplatePart>, last: bool| {
-        let text = std::mem::take(text);
-        let piece = if last && multiline { text.finish_multiline() } else { text.finish() };
-        if !piece.is_empty() {
-            out.push(TemplatePart::Text(piece.into()));
+    /// A string's value: plain text, or a template when it holds references.
+    fn string_kind(&self, string: GNode<'_>, multiline: bool) -> ValueKind {
+        if !string.has_templates() {
+            let text = if multiline { string.multiline_value() } else { string.string_value() };
+            return ValueKind::String(self.text(&text, content_start(string)));
         }
-    };
-    for part in string.children() {
-        match part {
-            NodeOrToken::Token(t) if matches!(t.kind(), STRING_TEXT | ESCAPE) => {
-                text.push_piece(t.kind(), t.text(), multiline)
-            }
-            NodeOrToken::Node(template) if template.kind() == TEMPLATE => {
-                flush(&mut text, &mut out, false);
-                if let Some(id) = template.token(IDENT) {
-                    out.push(TemplatePart::Reference(Reference { text: id.text().into(), range: id.range() }));
+        // Rebuild the literal text between references with the same decoding as the whole string.
+        let mut out = Vec::new();
+        let mut text = nacl_syntax::nacl::StringDecoder::default();
+        // Where the piece being decoded starts.
+        let mut at = None;
+        let flush =
+            |text: &mut nacl_syntax::nacl::StringDecoder, out: &mut Vec<TemplatePart>, at: Option<TextSize>, last| {
+                let text = std::mem::take(text);
+                let piece = if last && multiline { text.finish_multiline() } else { text.finish() };
+                if let (false, Some(at)) = (piece.is_empty(), at) {
+                    out.push(TemplatePart::Text(self.text(&piece, at)));
                 }
+            };
+        for part in string.children() {
+            match part {
+                NodeOrToken::Token(t) if matches!(t.kind(), STRING_TEXT | ESCAPE) => {
+                    at.get_or_insert(t.range().start());
+                    text.push_piece(t.kind(), t.text(), multiline)
+                }
+                NodeOrToken::Node(template) if template.kind() == TEMPLATE => {
+                    flush(&mut text, &mut out, at.take(), false);
+                    if let Some(id) = template.token(IDENT) {
+                        out.push(TemplatePart::Reference(Reference { text: self.token_text(id), range: id.range() }));
+                    }
+                }
+                _ => {}
             }
-            _ => {}
+        }
+        flush(&mut text, &mut out, at, true);
+        ValueKind::Template(out.into_boxed_slice())
+    }
+
+    fn call_kind(&self, call: GNode<'_>) -> ValueKind {
+        let strings: Vec<Text> = call
+            .node(ARG_LIST)
+            .into_iter()
+            .flat_map(|args| args.values())
+            .filter(|a| a.kind() == STRING)
+            .map(|s| self.text(&s.string_value(), content_start(s)))
+            .collect();
+        match (call.token(IDENT).map(|n| n.text()), strings.as_slice()) {
+            (Some("file"), [path]) => ValueKind::File(Box::new(FileCall { path: path.clone(), encoding: None })),
+            (Some("file"), [path, encoding]) => {
+                ValueKind::File(Box::new(FileCall { path: path.clone(), encoding: Some(encoding.clone()) }))
+            }
+            // Unknown functions and bad arguments were reported by the parser.
+            _ => ValueKind::Invalid,
         }
     }
-    flush(&mut text, &mut out, true);
-    ValueKind::Template(out.into_boxed_slice())
 }
 
-fn call_kind(call: GNode<'_>) -> ValueKind {
-    let strings: Vec<Text> = call
-        .node(ARG_LIST)
-        .into_iter()
-        .flat_map(|args| args.values())
-        .filter(|a| a.kind() == STRING)
-        .map(|s| s.string_value().into())
-        .collect();
-    match (call.token(IDENT).map(|n| n.text()), strings.as_slice()) {
-        (Some("file"), [path]) => ValueKind::File(Box::new(FileCall { path: path.clone(), encoding: None })),
-        (Some("file"), [path, encoding]) => {
-            ValueKind::File(Box::new(FileCall { path: path.clone(), encoding: Some(encoding.clone()) }))
-        }
-        // Unknown functions and bad arguments were reported by the parser.
-        _ => ValueKind::Invalid,
-    }
+/// Text up to this length is kept inline in a [`Text`], never as a slice of the file.
+const INLINE_TEXT: usize = 23;
+
+/// Where the content of a string node starts: its first text or escape (the end of the string
+/// when it has none).
+fn content_start(string: GNode<'_>) -> TextSize {
+    string
+        .children()
+        .filter_map(NodeOrToken::into_token)
+        .find(|t| matches!(t.kind(), STRING_TEXT | ESCAPE))
+        .map_or(string.range().end(), |t| t.range().start())
 }
 
 #[cfg(test)]
@@ -480,7 +522,7 @@ mod tests {
     use super::*;
 
     fn ids(text: &str) -> Vec<String> {
-        crate::db::FileFragments::of_text(text).fragments.iter().map(|f| f.id.to_string()).collect()
+        crate::db::FileFragments::of_text(&text.into()).fragments.iter().map(|f| f.id.to_string()).collect()
     }
 
     #[test]
@@ -504,18 +546,18 @@ mod tests {
     #[test]
     fn values_keep_their_meaning() {
         let text = "salto.t i {\n  a = \"x${ salto.t.instance.j }y\"\n  b = [1, true]\n  c = file(\"p\", \"utf8\")\n  d = salto.t.instance.j.a\n}\n";
-        let fragment = &crate::db::FileFragments::of_text(text).fragments[0];
+        let fragment = &crate::db::FileFragments::of_text(&text.into()).fragments[0];
         let kinds: Vec<&ValueKind> = fragment.values.iter().map(|e| &e.value.kind).collect();
         assert!(matches!(kinds[0], ValueKind::Template(parts) if parts.len() == 3));
         assert!(matches!(kinds[1], ValueKind::List(items) if items.len() == 2));
         assert!(matches!(kinds[2], ValueKind::File(call) if call.encoding.as_deref() == Some("utf8")));
-        assert!(matches!(kinds[3], ValueKind::Reference(r) if &*r.text == "salto.t.instance.j.a"));
+        assert!(matches!(kinds[3], ValueKind::Reference(r) if &**r == "salto.t.instance.j.a"));
     }
 
     #[test]
     fn fields_and_annotation_types_are_read() {
         let text = "type salto.t {\n  annotations {\n    string label {\n    }\n  }\n  \"List<string>\" tags {\n    _required = true\n  }\n  label = \"T\"\n}\n";
-        let fragment = &crate::db::FileFragments::of_text(text).fragments[0];
+        let fragment = &crate::db::FileFragments::of_text(&text.into()).fragments[0];
         assert_eq!(&*fragment.annotation_types[0].name, "label");
         assert_eq!(&*fragment.fields[0].type_name, "List<string>");
         assert_eq!(&*fragment.fields[0].annotations[0].key, "_required");

@@ -312,7 +312,8 @@ mod tests {
 
     /// Merges the fragments of `id` across the given files (file index, text).
     fn merge_texts(texts: &[&str], id: &str) -> MergedElement<usize> {
-        let parsed: Vec<Vec<Fragment>> = texts.iter().map(|t| FileFragments::of_text(t).fragments.to_vec()).collect();
+        let parsed: Vec<Vec<Fragment>> =
+            texts.iter().map(|t| FileFragments::of_text(&(*t).into()).fragments.to_vec()).collect();
         let parts: Vec<(usize, &Fragment)> = parsed
             .iter()
             .enumerate()
@@ -332,7 +333,7 @@ mod tests {
         for texts in cases {
             let id = if texts[0].starts_with("type") { "salto.t" } else { "salto.t.instance.i" };
             let parsed: Vec<Vec<Fragment>> =
-                texts.iter().map(|t| FileFragments::of_text(t).fragments.to_vec()).collect();
+                texts.iter().map(|t| FileFragments::of_text(&(*t).into()).fragments.to_vec()).collect();
             let parts: Vec<(usize, &Fragment)> =
                 parsed.iter().enumerate().flat_map(|(i, fs)| fs.iter().map(move |f| (i, f))).collect();
             let id = ElemId::parse(id).expect("legal");

@@ -372,7 +372,7 @@ pub(crate) fn short_value(value: &crate::fragments::Value) -> String {
         ValueKind::String(s) => format!("{s:?}"),
         ValueKind::Number(n) => n.to_string(),
         ValueKind::Bool(b) => b.to_string(),
-        ValueKind::Reference(r) => format!("`{}`", r.text),
+        ValueKind::Reference(r) => format!("`{r}`"),
         ValueKind::Template(_) => "a template string".to_owned(),
         ValueKind::List(items) => format!("a list of {}", items.len()),
         ValueKind::Object(entries) if entries.len() == 1 => "an object with 1 key".to_owned(),

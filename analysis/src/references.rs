@@ -19,10 +19,7 @@ use nacl_syntax::nacl::{
 };
 use nacl_syntax::{TextRange, TextSize};
 use rayon::prelude::*;
-use std::{
-    path::{Path, PathBuf},
-    sync::Arc,
-};
+use std::path::{Path, PathBuf};
 
 /// What references are searched for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -182,7 +179,7 @@ impl LoadedWorkspace {
             Some(from_fragments.ok_or_else(|| (file.path(db).clone(), file.text(db).clone())))
         });
         let mut found: Vec<Occurrence> = Vec::new();
-        let mut to_parse: Vec<(PathBuf, Arc<str>)> = Vec::new();
+        let mut to_parse: Vec<(PathBuf, crate::fragments::Text)> = Vec::new();
         for scan in scanned.into_iter().flatten() {
             match scan {
                 Ok(occurrences) => found.extend(occurrences),
@@ -242,7 +239,9 @@ fn type_occurrences(db: &dyn crate::db::Db, file: crate::db::SourceFile, type_id
     }
     let mut references = Vec::new();
     crate::diagnostics::walk_values(fragments, &mut |value| match &value.kind {
-        crate::fragments::ValueKind::Reference(reference) => references.push(reference.clone()),
+        crate::fragments::ValueKind::Reference(text) => {
+            references.push(crate::fragments::Reference { text: text.clone(), range: value.range })
+        }
         crate::fragments::ValueKind::Template(parts) => references.extend(parts.iter().filter_map(|part| match part {
             crate::fragments::TemplatePart::Reference(reference) => Some(reference.clone()),
             crate::fragments::TemplatePart::Text(_) => None,

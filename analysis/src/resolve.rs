@@ -239,7 +239,7 @@ fn find_path<'a>(entries: impl Iterator<Item = &'a Entry>, path: &[String]) -> P
 fn found<'a>(mut values: impl Iterator<Item = &'a Value>) -> Lookup {
     let Some(value) = values.next() else { return Lookup::Opaque };
     let targets = match &value.kind {
-        ValueKind::Reference(reference) => ElemId::parse(&reference.text).into_iter().collect(),
+        ValueKind::Reference(text) => ElemId::parse(text).into_iter().collect(),
         ValueKind::Template(parts) => parts
             .iter()
             .filter_map(|part| match part {

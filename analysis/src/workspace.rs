@@ -1,6 +1,7 @@
 //! Loading a workspace from disk into the database, and checking all of it.
 
 use crate::codes::AnalysisCode;
+use crate::fragments::Text;
 use crate::language::{Language, LanguageRules};
 use crate::{
     db::{RootDatabase, SourceFile, StaticFiles, Workspace},
@@ -51,7 +52,7 @@ pub struct FileReport {
     /// The file.
     pub path: PathBuf,
     /// Its text.
-    pub text: Arc<str>,
+    pub text: Text,
     /// Its diagnostics, by position.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -124,20 +125,19 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     let over = std::sync::atomic::AtomicBool::new(false);
     progress(0, total);
     let read = ProgressCounter::new(total, progress);
-    // Each text becomes the `Arc<str>` the database keeps on the thread that read it, so its
-    // buffer is freed (and reused by that thread's next read) at once: converting them all
-    // afterwards, on one thread, held every text twice and copied it on one core.
-    let read_files = || -> Vec<(PathBuf, Arc<str>, Option<nacl_syntax::SyntaxError>)> {
+    // Each text becomes the `Text` the database keeps on the thread that read it, without a
+    // copy: its buffer is the one the file was read into.
+    let read_files = || -> Vec<(PathBuf, Text, Option<nacl_syntax::SyntaxError>)> {
         paths
             .into_par_iter()
             .map(|path| {
                 let (text, error) = if bytes.load(std::sync::atomic::Ordering::Relaxed) > MAX_WORKSPACE_BYTES {
                     over.store(true, std::sync::atomic::Ordering::Relaxed);
-                    (Arc::from(""), None)
+                    (Text::new(), None)
                 } else {
                     let file = files::load(&path);
                     bytes.fetch_add(file.text.len() as u64, std::sync::atomic::Ordering::Relaxed);
-                    (Arc::from(file.text), file.error)
+                    (Text::from(file.text), file.error)
                 };
                 read.finished_one();
                 (path, text, error)
@@ -283,7 +283,7 @@ impl LoadedWorkspace {
                 Some(report) => report.diagnostics.insert(0, diagnostic.clone()),
                 None if filter.is_none_or(|prefix| path.starts_with(prefix)) => reports.push(FileReport {
                     path: path.clone(),
-                    text: Arc::from(""),
+                    text: Text::new(),
                     diagnostics: vec![diagnostic.clone()],
                 }),
                 None => {}
@@ -527,7 +527,7 @@ impl LoadedWorkspace {
     }
 
     /// The current text of the file at `path`.
-    pub fn text_of(&self, path: &Path) -> Option<Arc<str>> {
+    pub fn text_of(&self, path: &Path) -> Option<Text> {
         self.file(path).map(|f| f.text(&self.db).clone())
     }
 
@@ -548,18 +548,18 @@ impl LoadedWorkspace {
     /// The text is set even when it is the same, to lower the file's durability: the first change
     /// of a file read from disk costs a check of everything depending on files from disk
     /// (proportional to the workspace), so it is paid when a buffer opens, not on its first edit.
-    pub fn set_file_text(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
+    pub fn set_file_text(&mut self, path: &Path, text: Text) -> SourceFile {
         self.set_text_with(path, text, salsa::Durability::LOW)
     }
 
     /// Sets the text of the file at `path` as read from disk, adding the file if it is new.
-    pub fn set_disk_text(&mut self, path: &Path, text: Arc<str>) -> SourceFile {
+    pub fn set_disk_text(&mut self, path: &Path, text: Text) -> SourceFile {
         self.set_text_with(path, text, ON_DISK)
     }
 
     /// Sets a file's text with a durability: edited buffers change often, files on disk seldom,
     /// and queries over files that did not change are known valid without looking at them.
-    fn set_text_with(&mut self, path: &Path, text: Arc<str>, durability: salsa::Durability) -> SourceFile {
+    fn set_text_with(&mut self, path: &Path, text: Text, durability: salsa::Durability) -> SourceFile {
         use salsa::Setter;
         if let Some(file) = self.file(path) {
             if **file.text(&self.db) != *text || durability == salsa::Durability::LOW {
@@ -583,7 +583,7 @@ impl LoadedWorkspace {
     pub fn reload_file(&mut self, path: &Path) {
         if self.file(path).is_some() {
             let text = files::load(path).text;
-            self.set_disk_text(path, Arc::from(text));
+            self.set_disk_text(path, Text::from(text));
         }
     }
 

@@ -2,18 +2,16 @@
 //! case a buffer opened as a new file (`UPDATE_EXPECT=1` rewrites the snapshots).
 
 use expect_test::{Expect, expect};
+use nacl_analysis::fragments::Text;
 use nacl_analysis::workspace::{self, LoadedWorkspace};
 use nacl_syntax::{TextRange, TextSize};
-use std::{
-    path::{Path, PathBuf},
-    sync::Arc,
-};
+use std::path::{Path, PathBuf};
 
 fn open(buffer: &str) -> (LoadedWorkspace, PathBuf) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/completion");
     let mut loaded = workspace::load(&root, None);
     let path = root.join("edited.nacl");
-    loaded.set_file_text(&path, Arc::from(buffer));
+    loaded.set_file_text(&path, Text::from(buffer));
     (loaded, path)
 }
 

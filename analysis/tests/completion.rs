@@ -2,9 +2,10 @@
 //! `$0`, opened as a new file of the workspace (`UPDATE_EXPECT=1` rewrites the snapshots).
 
 use expect_test::{Expect, expect};
+use nacl_analysis::fragments::Text;
 use nacl_analysis::workspace::{self, LoadedWorkspace};
 use nacl_syntax::TextSize;
-use std::{path::Path, sync::Arc};
+use std::path::Path;
 
 fn fixture() -> LoadedWorkspace {
     workspace::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/completion"), None)
@@ -15,7 +16,7 @@ fn complete(loaded: &mut LoadedWorkspace, buffer: &str) -> String {
     let offset = buffer.find("$0").expect("a cursor marker");
     let text = buffer.replacen("$0", "", 1);
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/completion/edited.nacl");
-    loaded.set_file_text(&path, Arc::from(text.as_str()));
+    loaded.set_file_text(&path, Text::from(text.as_str()));
     let found = loaded.completions(&path, TextSize::from(offset as u32));
     let mut out = String::new();
     if let Some(first) = found.items.first() {

@@ -3,6 +3,7 @@
 //! re-checking the files it describes.
 
 use expect_test::{Expect, expect};
+use nacl_analysis::fragments::Text;
 use nacl_analysis::{
     ide,
     workspace::{self, LoadedWorkspace},
@@ -11,7 +12,6 @@ use nacl_syntax::TextSize;
 use std::{
     fmt::Write,
     path::{Path, PathBuf},
-    sync::Arc,
 };
 
 const SPEC: &str = r#"variables {
@@ -147,7 +147,7 @@ fn spec_files_report_their_mistakes() {
 fn complete(loaded: &mut LoadedWorkspace, path: &Path, buffer: &str) -> String {
     let offset = buffer.find("$0").expect("a cursor marker");
     let text = buffer.replacen("$0", "", 1);
-    loaded.set_file_text(path, Arc::from(text.as_str()));
+    loaded.set_file_text(path, Text::from(text.as_str()));
     let found = ide::completions(loaded, path, TextSize::from(offset as u32));
     let mut out = String::new();
     for item in &found.items {
@@ -229,7 +229,7 @@ fn the_decoded_value_and_editing_the_spec_rechecks() {
     .assert_eq(&ide::decoded_json(&loaded, &path).expect("it decodes"));
     check_diagnostics(&loaded, &path, expect![""]);
     // The spec no longer knows `replicas`: the file is re-checked without being touched.
-    loaded.set_file_text(&root.join("spec/service.hcldec"), Arc::from(SPEC.replace("\"replicas\"", "\"count\"")));
+    loaded.set_file_text(&root.join("spec/service.hcldec"), Text::from(SPEC.replace("\"replicas\"", "\"count\"")));
     check_diagnostics(
         &loaded,
         &path,

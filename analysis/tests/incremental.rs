@@ -3,6 +3,7 @@
 //! reference into an edited value is resolved again, and its file checked again only when that
 //! changes the answer.
 
+use nacl_analysis::fragments::Text;
 use nacl_analysis::language::Language;
 use nacl_analysis::{
     db::element_index,
@@ -11,7 +12,7 @@ use nacl_analysis::{
     layout::Layout,
 };
 use salsa::Setter;
-use std::{path::PathBuf, sync::Arc};
+use std::path::PathBuf;
 
 fn count(log: &[String], query: &str) -> usize {
     log.iter().filter(|entry| entry.starts_with(&format!("{query}("))).count()
@@ -21,7 +22,9 @@ fn count(log: &[String], query: &str) -> usize {
 fn workspace_of(db: &RootDatabase, texts: &[(&str, &str)]) -> (Workspace, Vec<SourceFile>) {
     let files: Vec<SourceFile> = texts
         .iter()
-        .map(|(path, text)| SourceFile::new(db, PathBuf::from(format!("/ws/{path}")), Language::Nacl, Arc::from(*text)))
+        .map(|(path, text)| {
+            SourceFile::new(db, PathBuf::from(format!("/ws/{path}")), Language::Nacl, Text::from(*text))
+        })
         .collect();
     let layout = Layout { root: PathBuf::from("/ws"), envs: Vec::new(), current_env: None };
     let workspace = Workspace::new(
@@ -54,7 +57,7 @@ fn editing_a_value_recomputes_only_its_file() {
     // Edit the value of `name` inside instance `a`.
     files[1]
         .set_text(&mut db)
-        .to(Arc::from("salto.t a {\n  name = \"Edited, longer\"\n  other = salto.t.instance.b\n}\n"));
+        .to(Text::from("salto.t a {\n  name = \"Edited, longer\"\n  other = salto.t.instance.b\n}\n"));
     for &file in &files {
         file_diagnostics(&db, workspace, file);
     }
@@ -86,14 +89,14 @@ fn editing_an_element_split_over_two_files_merges_it_again_once() {
     let first = std::mem::take(&mut *log.lock().expect("log"));
     assert_eq!(count(&first, "element_conflicts"), 1, "only the split element is merged: {first:#?}");
 
-    files[0].set_text(&mut db).to(Arc::from("salto.t a {\n  name = \"Edited\"\n}\n"));
+    files[0].set_text(&mut db).to(Text::from("salto.t a {\n  name = \"Edited\"\n}\n"));
     for &file in &files {
         file_diagnostics(&db, workspace, file);
     }
     let second = std::mem::take(&mut *log.lock().expect("log"));
     assert_eq!(count(&second, "element_conflicts"), 1, "the edited element is merged again, once: {second:#?}");
     // With a value added in the other file, the two fragments conflict.
-    files[1].set_text(&mut db).to(Arc::from("salto.t a {\n  name = \"B\"\n}\n"));
+    files[1].set_text(&mut db).to(Text::from("salto.t a {\n  name = \"B\"\n}\n"));
     let codes: Vec<String> = file_diagnostics(&db, workspace, files[0]).iter().map(|d| d.code.to_string()).collect();
     assert_eq!(codes, ["E0401"], "the two values of `name` conflict");
 }
@@ -110,14 +113,14 @@ fn a_reference_into_an_edited_value_is_resolved_again_without_rechecking_its_fil
     log.lock().expect("log").clear();
 
     // Another value for `name`: the reference still resolves, so `c.nacl` is not checked again.
-    files[0].set_text(&mut db).to(Arc::from("salto.t a {\n  name = \"Edited\"\n}\n"));
+    files[0].set_text(&mut db).to(Text::from("salto.t a {\n  name = \"Edited\"\n}\n"));
     assert!(file_diagnostics(&db, workspace, files[1]).is_empty());
     let second = std::mem::take(&mut *log.lock().expect("log"));
     assert_eq!(count(&second, "resolve_reference"), 1, "{second:#?}");
     assert_eq!(count(&second, "nacl_file_diagnostics"), 0, "{second:#?}");
 
     // `name` removed: the reference no longer resolves.
-    files[0].set_text(&mut db).to(Arc::from("salto.t a {\n  title = \"A\"\n}\n"));
+    files[0].set_text(&mut db).to(Text::from("salto.t a {\n  title = \"A\"\n}\n"));
     let codes: Vec<&str> = file_diagnostics(&db, workspace, files[1]).iter().map(|d| d.code.as_str()).collect();
     assert_eq!(codes, ["W0501"]);
 }
@@ -153,7 +156,7 @@ fn a_new_file_rebuilds_one_part_of_the_index_and_of_the_symbol_table() {
     log.lock().expect("log").clear();
 
     // A buffer that is not on disk opens (`m/` sorts among the others).
-    files.push(SourceFile::new(&db, PathBuf::from("/ws/m/new.nacl"), Language::Nacl, Arc::from("salto.t0 x {\n}\n")));
+    files.push(SourceFile::new(&db, PathBuf::from("/ws/m/new.nacl"), Language::Nacl, Text::from("salto.t0 x {\n}\n")));
     files.sort_by(|a, b| a.path(&db).cmp(b.path(&db)));
     workspace.set_files(&mut db).to(files);
     let index = element_index(&db, workspace);
@@ -166,7 +169,7 @@ fn a_new_file_rebuilds_one_part_of_the_index_and_of_the_symbol_table() {
 
     // An HCL file opens: no part defines anything new, so the element index is kept.
     let mut files = workspace.files(&db).clone();
-    files.push(SourceFile::new(&db, PathBuf::from("/ws/m/new.hcl"), Language::Hcl, Arc::from("a = 1\n")));
+    files.push(SourceFile::new(&db, PathBuf::from("/ws/m/new.hcl"), Language::Hcl, Text::from("a = 1\n")));
     files.sort_by(|a, b| a.path(&db).cmp(b.path(&db)));
     workspace.set_files(&mut db).to(files);
     assert_eq!(element_index(&db, workspace).files.len(), index_len);

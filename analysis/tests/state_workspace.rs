@@ -3,6 +3,7 @@
 //! types get a softer diagnostic, and hover and "Go To Service" read the state.
 
 use expect_test::expect;
+use nacl_analysis::fragments::Text;
 use nacl_analysis::workspace::{LoadedWorkspace, load_with_state};
 use std::path::{Path, PathBuf};
 
@@ -101,7 +102,7 @@ fn complete_after(root: &Path, loaded: &mut LoadedWorkspace, line: &str) -> Stri
     let text = std::fs::read_to_string(&path).expect("the fixture");
     let at = text.find("  name").expect("a name line");
     let edited = format!("{}{line}\n{}", &text[..at], &text[at..]);
-    loaded.set_file_text(&path, std::sync::Arc::from(edited.as_str()));
+    loaded.set_file_text(&path, Text::from(edited.as_str()));
     let offset = nacl_syntax::TextSize::from((at + line.len()) as u32);
     let found = loaded.completions(&path, offset);
     found.items.iter().map(|i| format!("{} {}\n", i.label, i.detail.as_deref().unwrap_or(""))).collect()

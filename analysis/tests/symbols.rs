@@ -3,8 +3,9 @@
 //! sorts only the best few).
 
 use expect_test::expect;
+use nacl_analysis::fragments::Text;
 use nacl_analysis::workspace::LoadedWorkspace;
-use std::{path::Path, sync::Arc};
+use std::path::Path;
 
 /// A workspace of `files` files (more than one part of the symbol table), each declaring an
 /// instance whose name ties with others on score and length, plus a split type.
@@ -13,14 +14,14 @@ fn workspace(files: usize) -> LoadedWorkspace {
     let mut loaded = LoadedWorkspace::empty(root);
     for i in 0..files {
         let text = format!("salesforce.Account acct{:04} {{\n  Name = \"x\"\n}}\n", files - i);
-        loaded.set_file_text(&root.join(format!("instances/file{i:04}.nacl")), Arc::from(text.as_str()));
+        loaded.set_file_text(&root.join(format!("instances/file{i:04}.nacl")), Text::from(text.as_str()));
     }
     let types = [
         ("types/account.nacl", "type salesforce.Account {\n  string Name {\n  }\n}\n"),
         ("types/account_more.nacl", "type salesforce.Account {\n  number Rating {\n  }\n}\n"),
     ];
     for (path, text) in types {
-        loaded.set_file_text(&root.join(path), Arc::from(text));
+        loaded.set_file_text(&root.join(path), Text::from(text));
     }
     loaded
 }

@@ -21,7 +21,7 @@ fn dump_value(value: &Value) -> String {
         }
         ValueKind::Number(n) => n.to_string(),
         ValueKind::Bool(b) => b.to_string(),
-        ValueKind::Reference(r) => format!("reference {}", r.text),
+        ValueKind::Reference(r) => format!("reference {r}"),
         ValueKind::List(items) => format!("[{}]", items.iter().map(dump_value).collect::<Vec<_>>().join(", ")),
         ValueKind::Object(entries) => format!("{{{}}}", dump_entries(entries, "; ")),
         other => format!("{other:?}"),
@@ -44,7 +44,7 @@ fn values_match_their_snapshots() {
     assert!(!files.is_empty());
     for path in files {
         let text = std::fs::read_to_string(&path).expect("fixtures are UTF-8");
-        let read = FileFragments::of_text(&text);
+        let read = FileFragments::of_text(&text.into());
         assert!(read.syntax_errors.is_empty(), "{}: {:?}", path.display(), read.syntax_errors);
         let mut out = String::new();
         for fragment in read.fragments.iter() {

@@ -5,13 +5,13 @@ use annotate_snippets::{Level, Message, Renderer, Snippet};
 use nacl_analysis::{diagnostics::Diagnostic, workspace::FileReport};
 use nacl_syntax::{Severity, TextRange, TextSize};
 use serde::Serialize;
-use std::{collections::BTreeMap, collections::HashMap, io::Write, path::Path, sync::Arc};
+use std::{collections::BTreeMap, collections::HashMap, io::Write, path::Path};
 
 /// How many source lines a snippet shows at most.
 const MAX_SNIPPET_LINES: u32 = 6;
 
 /// The texts of the files diagnostics may point into, by path.
-pub type Texts = HashMap<std::path::PathBuf, Arc<str>>;
+pub type Texts = HashMap<std::path::PathBuf, nacl_analysis::fragments::Text>;
 
 /// The line index of each file a report shows, built once per file (a file with thousands of
 /// diagnostics, or named by thousands of related places, is not indexed again for each).

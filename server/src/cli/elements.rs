@@ -223,7 +223,7 @@ fn value_json(value: &Value) -> Json {
             n.parse::<f64>().ok().and_then(serde_json::Number::from_f64).map_or_else(|| Json::from(&**n), Json::Number)
         }
         ValueKind::Bool(b) => Json::Bool(*b),
-        ValueKind::Reference(r) => Json::from(&*r.text),
+        ValueKind::Reference(r) => Json::from(&**r),
         ValueKind::List(items) => Json::Array(items.iter().map(value_json).collect()),
         ValueKind::Object(entries) => {
             Json::Object(entries.iter().map(|e| (e.key.to_string(), value_json(&e.value))).collect())

@@ -3,6 +3,7 @@
 
 use super::paths::Uris;
 use crate::line_index::{Encoding, LineIndex};
+use nacl_analysis::fragments::Text;
 use nacl_analysis::{
     diagnostics::Diagnostic as NaclDiagnostic,
     highlight::{Highlight, HighlightKind},
@@ -13,7 +14,6 @@ use nacl_syntax::{Severity, TextRange, TextSize};
 use std::{
     collections::HashMap,
     path::{Path, PathBuf},
-    sync::Arc,
 };
 use tower_lsp_server::ls_types::{
     Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DocumentSymbol, FoldingRange, FoldingRangeKind,
@@ -61,7 +61,7 @@ pub struct Locator<'a> {
     workspace: &'a LoadedWorkspace,
     encoding: Encoding,
     uris: &'a Uris,
-    files: HashMap<PathBuf, Option<(Arc<str>, LineIndex)>>,
+    files: HashMap<PathBuf, Option<(Text, LineIndex)>>,
 }
 
 impl<'a> Locator<'a> {

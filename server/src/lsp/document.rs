@@ -2,8 +2,9 @@
 //! O(log n) whatever the size of the file.
 
 use crate::line_index::Encoding;
+use nacl_analysis::fragments::Text;
 use ropey::Rope;
-use std::{path::PathBuf, sync::Arc};
+use std::path::PathBuf;
 use tower_lsp_server::ls_types::{Position, TextDocumentContentChangeEvent};
 
 /// The client's copy of a file.
@@ -40,12 +41,12 @@ impl Document {
     }
 
     /// The whole text.
-    pub fn text(&self) -> Arc<str> {
+    pub fn text(&self) -> Text {
         let mut text = String::with_capacity(self.rope.len_bytes());
         for chunk in self.rope.chunks() {
             text.push_str(chunk);
         }
-        Arc::from(text)
+        Text::from(text)
     }
 
     /// The char index of an LSP position (clamped to the line's content and to the text).

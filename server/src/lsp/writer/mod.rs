@@ -16,6 +16,7 @@ use super::{
     settings::Settings,
 };
 use crate::{line_index::Encoding, lsp::document::Document};
+use nacl_analysis::fragments::Text;
 use nacl_analysis::{
     files,
     language::LanguageRules,
@@ -373,7 +374,7 @@ impl Writer {
                 self.uris.open(&path, &uri);
                 let root = self.root_for(&path);
                 let document = Document::new(path.clone(), version, &text);
-                let current = open_document(&uri, &document, Arc::from(text));
+                let current = open_document(&uri, &document, Text::from(text));
                 self.roots[root].workspace.set_file_text(&path, current.text.clone());
                 if self.pull.documents {
                     // Pulled from now on: what was pushed while it was closed goes.

@@ -5,6 +5,7 @@ use crate::{
     line_index::{Encoding, LineIndex},
     lsp::document::Document,
 };
+use nacl_analysis::fragments::Text;
 use nacl_analysis::workspace::LoadedWorkspace;
 use std::{
     path::PathBuf,
@@ -47,7 +48,7 @@ pub struct OpenDocument {
     /// Its version.
     pub version: i32,
     /// Its text.
-    pub text: Arc<str>,
+    pub text: Text,
     index: OnceLock<LineIndex>,
 }
 
@@ -58,7 +59,7 @@ impl OpenDocument {
     }
 }
 
-pub(super) fn open_document(uri: &Uri, document: &Document, text: Arc<str>) -> Arc<OpenDocument> {
+pub(super) fn open_document(uri: &Uri, document: &Document, text: Text) -> Arc<OpenDocument> {
     Arc::new(OpenDocument {
         uri: uri.clone(),
         path: document.path.clone(),
