@@ -5,6 +5,10 @@
 //! `$XDG_CACHE_HOME/nacl-ls`, else `~/.cache/nacl-ls`; never inside the workspace), named by a
 //! hash of the workspace's real path. A file's results are used only for a file of the same
 //! path, length and content hash (the text is still read: reading is cheap, parsing is not).
+//! Long text written as-is in a file is stored as its place in the file's text
+//! ([`crate::fragments::stored_text`]), so the cache holds little of the workspace's text twice,
+//! and the results read back share the file's text as freshly parsed ones do. A file's results are
+//! decoded only when the file is found unchanged, on all cores.
 //!
 //! Nothing in a cache file is trusted: it is read only if it is a regular file under a size cap,
 //! starts with this format's magic and the running build's identity, and its payload matches its
@@ -13,7 +17,11 @@
 //! cache is written to a new temporary file and renamed over the old one, so readers never see
 //! half a cache and a link planted at its name is replaced, not followed.
 
-use crate::{db::FileFragments, files, fragments::Fragment};
+use crate::{
+    db::FileFragments,
+    files,
+    fragments::{Fragment, Text, stored_text},
+};
 use nacl_syntax::{SyntaxError, TextRange, nacl::ErrorCode};
 use rayon::prelude::*;
 use std::{
@@ -55,23 +63,40 @@ struct StoredError<'a> {
     message: std::borrow::Cow<'a, str>,
 }
 
-/// One file's results as stored (written from borrowed results, read into owned ones).
+/// What is stored of a file before its results: the results are this many bytes after it.
 #[derive(serde::Serialize, serde::Deserialize)]
-struct StoredFile<'a> {
+struct StoredHeader<'a> {
     /// The path relative to the workspace's root.
     path: &'a str,
     /// The text's length and hash.
     len: u64,
     hash: u64,
+    /// The length of the stored results that follow.
+    results: u64,
+}
+
+/// One file's results as stored (written from borrowed results, read into owned ones, with
+/// [`stored_text::with_source`] set to the file's text both times).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StoredResults<'a> {
     #[serde(borrow)]
     errors: Vec<StoredError<'a>>,
     fragments: std::borrow::Cow<'a, [Fragment]>,
 }
 
-/// The cached results of one workspace, by path.
+/// The cached results of one workspace: the cache file's bytes, and where each file's results
+/// are in them, by path.
 #[derive(Default)]
 pub struct Cache {
-    files: HashMap<PathBuf, (u64, u64, FileFragments)>,
+    bytes: Vec<u8>,
+    files: HashMap<PathBuf, Entry>,
+}
+
+/// A file's entry in a cache: its text's length and hash, and where its results are stored.
+struct Entry {
+    len: u64,
+    hash: u64,
+    results: std::ops::Range<usize>,
 }
 
 /// The cache folder: `$NACL_LS_CACHE_DIR` (empty: no cache), else `$XDG_CACHE_HOME/nacl-ls`,
@@ -111,18 +136,34 @@ impl Cache {
         file_of(folder, root).and_then(|file| read(&file, root)).unwrap_or_default()
     }
 
-    /// Whether no results are left in it.
+    /// How many files it holds results of.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Whether it holds no results.
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
     }
 
-    /// The results cached for the file at `path` if its text is `text`, taken out of the cache.
-    pub fn take(&mut self, path: &Path, text: &str) -> Option<FileFragments> {
-        let (len, hash, _) = self.files.get(path)?;
-        if *len != text.len() as u64 || *hash != text_hash(text) {
+    /// The results cached for the file at `path` if its text is `text` (`None` as well when
+    /// they cannot be decoded).
+    pub fn get(&self, path: &Path, text: &Text) -> Option<FileFragments> {
+        let entry = self.files.get(path)?;
+        if entry.len != text.len() as u64 || entry.hash != text_hash(text) {
             return None;
         }
-        self.files.remove(path).map(|(_, _, results)| results)
+        let bytes = self.bytes.get(entry.results.clone())?;
+        let stored: StoredResults<'_> = stored_text::with_source(text, || postcard::from_bytes(bytes).ok())?;
+        let errors: Option<Vec<SyntaxError>> = stored
+            .errors
+            .into_iter()
+            .map(|e| {
+                let code = ErrorCode::ALL.iter().find(|c| c.as_str() == e.code)?;
+                Some(SyntaxError::new(*code, e.range, e.message))
+            })
+            .collect();
+        Some(FileFragments { syntax_errors: errors?.into(), fragments: stored.fragments.into_owned().into() })
     }
 }
 
@@ -138,22 +179,19 @@ fn read(file: &Path, root: &Path) -> Option<Cache> {
     if u64::from_le_bytes(*checksum) != xxhash_rust::xxh3::xxh3_64(payload) {
         return None;
     }
-    let decoded: Option<Vec<Vec<StoredFile<'_>>>> =
-        chunks(payload)?.into_par_iter().map(|c| postcard::from_bytes(c).ok()).collect();
-    let mut cache = Cache::default();
-    for stored in decoded?.into_iter().flatten() {
-        let errors: Option<Vec<SyntaxError>> = stored
-            .errors
-            .into_iter()
-            .map(|e| {
-                let code = ErrorCode::ALL.iter().find(|c| c.as_str() == e.code)?;
-                Some(SyntaxError::new(*code, e.range, e.message))
-            })
-            .collect();
-        let results = FileFragments { syntax_errors: errors?.into(), fragments: stored.fragments.into_owned().into() };
-        cache.files.insert(root.join(stored.path), (stored.len, stored.hash, results));
+    let start = bytes.as_ptr().addr();
+    let mut files = HashMap::new();
+    for mut chunk in chunks(payload)? {
+        while !chunk.is_empty() {
+            let (header, rest) = postcard::take_from_bytes::<StoredHeader<'_>>(chunk).ok()?;
+            let len = usize::try_from(header.results).ok().filter(|&len| len <= rest.len())?;
+            let (results, rest) = rest.split_at(len);
+            let at = results.as_ptr().addr() - start;
+            files.insert(root.join(header.path), Entry { len: header.len, hash: header.hash, results: at..at + len });
+            chunk = rest;
+        }
     }
-    Some(cache)
+    Some(Cache { bytes, files })
 }
 
 /// Splits a payload into its chunks: each a little-endian `u64` length, then that many bytes.
@@ -174,32 +212,34 @@ fn chunks(mut payload: &[u8]) -> Option<Vec<&[u8]>> {
 
 /// Writes the results of the workspace at `root` (each file's path, text and results) as its
 /// cache in `folder`, then keeps the folder to its most recent caches.
-pub fn save<'a>(folder: &Path, root: &Path, files: &[(&'a Path, &'a str, &'a FileFragments)]) -> io::Result<()> {
+pub fn save<'a>(folder: &Path, root: &Path, files: &[(&'a Path, &'a Text, &'a FileFragments)]) -> io::Result<()> {
     let Some(target) = file_of(folder, root) else { return Ok(()) };
     let chunks: Vec<Vec<u8>> = files
         .par_chunks(CHUNK)
         .map(|chunk| {
-            let stored: Vec<StoredFile<'_>> = chunk
-                .iter()
-                .filter_map(|(path, text, results)| {
-                    Some(StoredFile {
-                        path: path.strip_prefix(root).ok()?.to_str()?,
-                        len: text.len() as u64,
-                        hash: text_hash(text),
-                        errors: results
-                            .syntax_errors
-                            .iter()
-                            .map(|e| StoredError {
-                                code: e.code.as_str(),
-                                range: e.range,
-                                message: std::borrow::Cow::Borrowed(&e.message),
-                            })
-                            .collect(),
-                        fragments: std::borrow::Cow::Borrowed(&results.fragments),
-                    })
-                })
-                .collect();
-            postcard::to_allocvec(&stored).map_err(io::Error::other)
+            let mut out = Vec::new();
+            for (path, text, results) in chunk {
+                let Some(path) = path.strip_prefix(root).ok().and_then(Path::to_str) else { continue };
+                let stored = StoredResults {
+                    errors: results
+                        .syntax_errors
+                        .iter()
+                        .map(|e| StoredError {
+                            code: e.code.as_str(),
+                            range: e.range,
+                            message: std::borrow::Cow::Borrowed(&e.message),
+                        })
+                        .collect(),
+                    fragments: std::borrow::Cow::Borrowed(&results.fragments),
+                };
+                let stored =
+                    stored_text::with_source(text, || postcard::to_allocvec(&stored)).map_err(io::Error::other)?;
+                let header =
+                    StoredHeader { path, len: text.len() as u64, hash: text_hash(text), results: stored.len() as u64 };
+                out.extend(postcard::to_allocvec(&header).map_err(io::Error::other)?);
+                out.extend(stored);
+            }
+            Ok(out)
         })
         .collect::<io::Result<_>>()?;
     create_folder(folder)?;
@@ -278,9 +318,15 @@ fn prune(folder: &Path, keep: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fragments::ValueKind;
 
     fn results(text: &str) -> FileFragments {
         FileFragments::of_text(&text.into())
+    }
+
+    /// The cached results of `path`, if its text is `text`.
+    fn get(cache: &Cache, path: &Path, text: &str) -> Option<FileFragments> {
+        cache.get(path, &Text::from(text))
     }
 
     fn workspace(name: &str) -> (PathBuf, PathBuf) {
@@ -291,19 +337,25 @@ mod tests {
         (root, folder)
     }
 
-    const TEXTS: [(&str, &str); 2] = [
+    /// A long string and a long key written as-is, a long string with an escape, a long template.
+    const LONG: &str = "salto.t l {\n  a_key_longer_than_twenty_three_bytes = \"a value longer than twenty-three bytes\"\n  escaped = \"a value with an escape \\\" in it, and long\"\n  template = \"a long template piece: ${ salto.t.instance.i.name } and more text after it, longer\"\n}\n";
+
+    const TEXTS: [(&str, &str); 3] = [
         ("a.nacl", "type salto.t {\n  string name {\n    _required = true\n  }\n}\n"),
         (
             "b.nacl",
             "salto.t i {\n  name = \"x${ salto.t.instance.j }\"\n  list = [1, { a = file(\"p\") }]\n  bad = @\n}\n",
         ),
+        ("c.nacl", LONG),
     ];
 
+    /// Saves the results of [`TEXTS`] (parsed from the texts the database would hold).
     fn save_texts(root: &Path, folder: &Path) -> Vec<FileFragments> {
         let paths: Vec<PathBuf> = TEXTS.iter().map(|(p, _)| root.join(p)).collect();
-        let all: Vec<FileFragments> = TEXTS.iter().map(|(_, t)| results(t)).collect();
-        let files: Vec<(&Path, &str, &FileFragments)> =
-            paths.iter().zip(&TEXTS).zip(&all).map(|((p, (_, t)), r)| (p.as_path(), *t, r)).collect();
+        let texts: Vec<Text> = TEXTS.iter().map(|(_, t)| Text::from(*t)).collect();
+        let all: Vec<FileFragments> = texts.iter().map(FileFragments::of_text).collect();
+        let files: Vec<(&Path, &Text, &FileFragments)> =
+            paths.iter().zip(&texts).zip(&all).map(|((p, t), r)| (p.as_path(), t, r)).collect();
         save(folder, root, &files).expect("save");
         all
     }
@@ -312,13 +364,34 @@ mod tests {
     fn results_read_back_are_the_results_written() {
         let (root, folder) = workspace("roundtrip");
         let written = save_texts(&root, &folder);
-        let mut cache = Cache::load(&folder, &root);
+        let cache = Cache::load(&folder, &root);
         for ((path, text), expected) in TEXTS.iter().zip(&written) {
-            assert_eq!(cache.take(&root.join(path), text).as_ref(), Some(expected));
+            assert_eq!(get(&cache, &root.join(path), text).as_ref(), Some(expected));
         }
         // Another text at the same path is not served.
-        let mut cache = Cache::load(&folder, &root);
-        assert_eq!(cache.take(&root.join("a.nacl"), "type salto.u {\n}\n"), None);
+        assert_eq!(get(&cache, &root.join("a.nacl"), "type salto.u {\n}\n"), None);
+    }
+
+    #[test]
+    fn long_text_written_as_is_is_stored_as_its_place_and_read_back_as_a_slice_of_the_file() {
+        let (root, folder) = workspace("places");
+        save_texts(&root, &folder);
+        let stored = std::fs::read(file_of(&folder, &root).expect("a cache file")).expect("read");
+        let contains = |needle: &str| stored.windows(needle.len()).any(|w| w == needle.as_bytes());
+        assert!(!contains("a value longer than twenty-three bytes"));
+        assert!(!contains("a_key_longer_than_twenty_three_bytes"));
+        assert!(!contains(" and more text after it, longer"));
+        // Decoded text is not in the file as written: it is stored itself.
+        assert!(contains("a value with an escape \" in it, and long"));
+
+        let text = Text::from(LONG);
+        let read = Cache::load(&folder, &root).get(&root.join("c.nacl"), &text).expect("served");
+        let values = &read.fragments[0].values;
+        let in_text = |t: &Text| text.as_bytes().as_ptr_range().contains(&t.as_ptr());
+        assert!(in_text(&values[0].key));
+        assert!(matches!(&values[0].value.kind, ValueKind::String(s) if in_text(s)));
+        assert!(matches!(&values[1].value.kind, ValueKind::String(s) if !in_text(s)));
+        assert_eq!(read, results(LONG));
     }
 
     #[test]
@@ -331,9 +404,9 @@ mod tests {
             let mut bad = good.clone();
             bad[at] ^= 0x5a;
             std::fs::write(&file, &bad).expect("write");
-            let mut cache = Cache::load(&folder, &root);
+            let cache = Cache::load(&folder, &root);
             for (path, text) in TEXTS {
-                let served = cache.take(&root.join(path), text);
+                let served = get(&cache, &root.join(path), text);
                 assert!(served.is_none_or(|r| r == results(text)), "byte {at} flipped served other results");
             }
         }

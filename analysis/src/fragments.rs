@@ -34,16 +34,16 @@ pub struct Value {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ValueKind {
     /// A string (single-line or multiline) without references.
-    String(Text),
+    String(#[serde(with = "stored_text")] Text),
     /// A string with `${ }` references.
     Template(Box<[TemplatePart]>),
     /// A number, as written.
-    Number(Text),
+    Number(#[serde(with = "stored_text")] Text),
     /// `true` or `false`.
     Bool(bool),
     /// A reference to an element ID: the ID as written (exactly where the value is, so the
     /// value's range is the reference's).
-    Reference(Text),
+    Reference(#[serde(with = "stored_text")] Text),
     /// A list.
     List(Box<[Value]>),
     /// An object.
@@ -58,6 +58,7 @@ pub enum ValueKind {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct FileCall {
     /// The path, relative to the static-resources folder.
+    #[serde(with = "stored_text")]
     pub path: Text,
     /// The encoding, when given.
     pub encoding: Option<Text>,
@@ -67,7 +68,7 @@ pub struct FileCall {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum TemplatePart {
     /// Literal text.
-    Text(Text),
+    Text(#[serde(with = "stored_text")] Text),
     /// A `${ }` reference.
     Reference(Reference),
 }
@@ -76,6 +77,7 @@ pub enum TemplatePart {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Reference {
     /// The element ID text.
+    #[serde(with = "stored_text")]
     pub text: Text,
     /// Where the ID is written.
     pub range: TextRange,
@@ -85,6 +87,7 @@ pub struct Reference {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Entry {
     /// The key.
+    #[serde(with = "stored_text")]
     pub key: Text,
     /// Where the key is written.
     pub key_range: TextRange,
@@ -139,8 +142,10 @@ pub enum FragmentKind {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct FieldDef {
     /// The field name.
+    #[serde(with = "stored_text")]
     pub name: Text,
     /// The type name as written (`string`, `salesforce.Text`, `List<string>`).
+    #[serde(with = "stored_text")]
     pub type_name: Text,
     /// The whole block.
     pub range: TextRange,
@@ -506,6 +511,78 @@ impl Reader {
 
 /// Text up to this length is kept inline in a [`Text`], never as a slice of the file.
 const INLINE_TEXT: usize = 23;
+
+/// How fragments store their texts (in the persistent cache): long text that is a slice of the
+/// file's text as its place in that text, which is read anyway; anything else as itself. The
+/// file's text is set with [`stored_text::with_source`] around writing or reading its results;
+/// without it every text is stored as itself.
+pub mod stored_text {
+    use super::{INLINE_TEXT, Text};
+    use serde::{Deserialize, Serialize, de::Error};
+    use std::{borrow::Cow, cell::RefCell};
+
+    thread_local! {
+        /// The text of the file whose results this thread is writing or reading.
+        static SOURCE: RefCell<Option<Text>> = const { RefCell::new(None) };
+    }
+
+    /// Runs `f` with `source` as the file text that texts are stored as places in (the previous
+    /// one is restored afterwards, also when `f` panics).
+    pub fn with_source<R>(source: &Text, f: impl FnOnce() -> R) -> R {
+        /// Puts the previous source back when dropped.
+        struct Restore(Option<Text>);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                let previous = self.0.take();
+                SOURCE.with(|s| *s.borrow_mut() = previous);
+            }
+        }
+        let _restore = Restore(SOURCE.with(|s| s.replace(Some(source.clone()))));
+        f()
+    }
+
+    /// A text as stored.
+    #[derive(Serialize, Deserialize)]
+    enum Stored<'a> {
+        /// The text itself.
+        Own(#[serde(borrow)] Cow<'a, str>),
+        /// Where it is in the file's text: its start and length in bytes.
+        At(u32, u32),
+    }
+
+    /// Where `text` lies in `source`, when it is a slice of it.
+    fn place_in(source: &Text, text: &Text) -> Option<(u32, u32)> {
+        let start = text.as_ptr().addr().checked_sub(source.as_ptr().addr())?;
+        let end = start.checked_add(text.len())?;
+        (end <= source.len()).then_some((u32::try_from(start).ok()?, u32::try_from(text.len()).ok()?))
+    }
+
+    /// Writes a text: its place in the file's text when it is a long slice of it.
+    pub fn serialize<S: serde::Serializer>(text: &Text, serializer: S) -> Result<S::Ok, S::Error> {
+        let place = (text.len() > INLINE_TEXT)
+            .then(|| SOURCE.with(|s| s.borrow().as_ref().and_then(|source| place_in(source, text))))
+            .flatten();
+        match place {
+            Some((start, len)) => Stored::At(start, len),
+            None => Stored::Own(Cow::Borrowed(text)),
+        }
+        .serialize(serializer)
+    }
+
+    /// Reads a text: a place is taken from the file's text, and must lie in it.
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Text, D::Error> {
+        match Stored::deserialize(deserializer)? {
+            Stored::Own(text) => Ok(Text::from(&*text)),
+            Stored::At(start, len) => {
+                let (start, len) = (start as usize, len as usize);
+                let slice = |source: &Text| source.try_slice(start..start.checked_add(len)?).ok();
+                SOURCE
+                    .with(|s| s.borrow().as_ref().and_then(slice))
+                    .ok_or_else(|| D::Error::custom("a stored text does not lie in its file"))
+            }
+        }
+    }
+}
 
 /// Where the content of a string node starts: its first text or escape (the end of the string
 /// when it has none).

@@ -145,7 +145,7 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
             .collect()
     };
     // The persistent cache is read while the files are.
-    let (loaded, mut cache) = rayon::join(read_files, || {
+    let (loaded, cache) = rayon::join(read_files, || {
         cache_folder.as_deref().map(|folder| crate::cache::Cache::load(folder, root)).unwrap_or_default()
     });
     let db = RootDatabase::default();
@@ -170,19 +170,28 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
         let error = nacl_syntax::SyntaxError::at(AnalysisCode::WorkspaceTooLarge, 0.into(), message);
         load_errors.push((root.to_path_buf(), Diagnostic::from_syntax(&error)));
     }
+    // The cached results of unchanged files, decoded on all cores.
+    let is_nacl = |path: &Path, error: &Option<_>| {
+        Language::of_path(path).unwrap_or(Language::Nacl) == Language::Nacl && error.is_none()
+    };
+    let cached: Vec<Option<crate::db::FileFragments>> = loaded
+        .par_iter()
+        .map(|(path, text, error)| is_nacl(path, error).then(|| cache.get(path, text)).flatten())
+        .collect();
+    let cached_files = cache.len();
+    drop(cache);
     let mut source_files = Vec::with_capacity(loaded.len());
     let (mut from_cache, mut nacl_files) = (0, 0);
-    for (path, text, error) in loaded {
+    for ((path, text, error), cached) in loaded.into_iter().zip(cached) {
         if let Some(error) = &error {
             load_errors.push((path.clone(), Diagnostic::from_syntax(error)));
         }
         let language = Language::of_path(&path).unwrap_or(Language::Nacl);
-        let cached = (language == Language::Nacl && error.is_none()).then(|| cache.take(&path, &text)).flatten();
-        nacl_files += usize::from(language == Language::Nacl && error.is_none());
+        nacl_files += usize::from(is_nacl(&path, &error));
         from_cache += usize::from(cached.is_some());
         source_files.push(SourceFile::builder(path, language, text).cached(cached).durability(ON_DISK).new(&db));
     }
-    let cache_stale = cache_folder.is_some() && (from_cache < nacl_files || !cache.is_empty());
+    let cache_stale = cache_folder.is_some() && (from_cache < nacl_files || cached_files > from_cache);
     let static_files = static_files(&layout);
     // A broken project file leaves files without specs; the editor and `check` say why.
     let spec_rules = crate::hcldec::schema::SpecRules::read_project_file(&layout.root).unwrap_or_else(|e| {
@@ -367,9 +376,9 @@ impl LoadedWorkspace {
             .copied()
             .filter(|&f| f.language(&self.db) == Language::Nacl && !unreadable.contains(f.path(&self.db).as_path()))
             .collect();
-        let entries: Vec<(&Path, &str, &crate::db::FileFragments)> = nacl
+        let entries: Vec<(&Path, &Text, &crate::db::FileFragments)> = nacl
             .iter()
-            .map(|&f| (f.path(&self.db).as_path(), &**f.text(&self.db), crate::db::file_fragments(&self.db, f)))
+            .map(|&f| (f.path(&self.db).as_path(), f.text(&self.db), crate::db::file_fragments(&self.db, f)))
             .collect();
         crate::cache::save(&folder, &self.workspace.layout(&self.db).root, &entries)
     }
