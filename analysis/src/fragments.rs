@@ -640,4 +640,30 @@ mod tests {
         assert_eq!(&*fragment.fields[0].annotations[0].key, "_required");
         assert_eq!(&*fragment.values[0].key, "label");
     }
+    #[test]
+    fn long_text_written_as_is_is_a_slice_of_the_file_and_decoded_text_a_copy() {
+        let text: Text = concat!(
+            "salto.t i {\n",
+            "  a_key_longer_than_twenty_three_bytes = \"a value longer than twenty-three bytes\"\n",
+            "  escaped = \"a long value with an escape: \\\" (a quote)\"\n",
+            "  multiline = '''\n",
+            "a first line long enough to be shared\n",
+            "and ${ salto.t.instance.j } a reference\n",
+            "'''\n",
+            "  short = \"short\"\n",
+            "}\n"
+        )
+        .into();
+        let fragment = &crate::db::FileFragments::of_text(&text).fragments[0];
+        let in_text = |t: &Text| text.as_bytes().as_ptr_range().contains(&t.as_ptr());
+        let [long, escaped, multiline, short] = &fragment.values[..] else { panic!("four values") };
+        assert!(in_text(&long.key));
+        assert!(matches!(&long.value.kind, ValueKind::String(s) if in_text(s)));
+        assert!(matches!(&escaped.value.kind, ValueKind::String(s) if !in_text(s) && s.ends_with("\" (a quote)")));
+        let ValueKind::Template(parts) = &multiline.value.kind else { panic!("a template") };
+        assert!(
+            matches!(&parts[0], TemplatePart::Text(t) if in_text(t) && &**t == "a first line long enough to be shared\nand ")
+        );
+        assert!(matches!(&short.value.kind, ValueKind::String(s) if s.is_inline() && &**s == "short"));
+    }
 }
