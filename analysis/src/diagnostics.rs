@@ -113,13 +113,12 @@ fn conflicts(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: SourceF
                 let mut active = files.iter().filter(|(_, source)| Layout::is_active(source, env));
                 active.next().is_some_and(|(f, _)| *f == file) && active.next().is_none()
             });
-        let alone;
-        let conflicts = if only_here {
-            alone = crate::merge::conflicts(&fragment.id, &[(file, fragment)]);
-            &alone
-        } else {
-            element_conflicts(db, workspace, ElementKey::new(db, env.map(str::to_owned), fragment.id.clone()))
-        };
+        // An element of one fragment cannot conflict with itself.
+        if only_here {
+            continue;
+        }
+        let conflicts =
+            element_conflicts(db, workspace, ElementKey::new(db, env.map(str::to_owned), fragment.id.clone()));
         for conflict in conflicts {
             for (at, &(location_file, range)) in conflict.locations.iter().enumerate() {
                 if location_file != file {

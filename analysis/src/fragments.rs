@@ -330,7 +330,12 @@ impl Reader {
                         // Only the first annotations block counts (the parser reports the others).
                         if !std::mem::replace(&mut seen_annotations, true) {
                             for declared in item.node(BODY).into_iter().flat_map(|b| b.nodes(BLOCK)) {
-                                fragment.annotation_types.extend(self.field_def(declared));
+                                // The parser reports one declared twice in the block; the first is kept.
+                                if let Some(declared) = self.field_def(declared)
+                                    && !fragment.annotation_types.iter().any(|d| d.name == declared.name)
+                                {
+                                    fragment.annotation_types.push(declared);
+                                }
                             }
                         }
                     } else if let Some(field) = self.field_def(item) {
