@@ -1073,7 +1073,15 @@ fn armlang_files_get_diagnostics_navigation_completion_formatting_lenses_and_tem
         "textDocument/didChange",
         json!({ "textDocument": { "uri": file_uri, "version": 2 }, "contentChanges": [{ "text": broken }] }),
     );
-    let diagnostics = client.diagnostics(&file_uri, 2);
+    // Until the workspace is indexed only syntax errors are published (a loaded machine can take
+    // that long): the check's own come with the next publication of this version.
+    let published = client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == file_uri
+            && m["params"]["version"] == 2
+            && m["params"]["diagnostics"].as_array().is_some_and(|d| !d.is_empty())
+    });
+    let diagnostics = published["params"]["diagnostics"].as_array().cloned().unwrap_or_default();
     assert_eq!(codes(&diagnostics), ["E0802"], "{diagnostics:?}");
     assert!(
         diagnostics[0]["message"].as_str().is_some_and(|m| m.contains("did you mean `location`")),
