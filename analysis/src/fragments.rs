@@ -514,8 +514,9 @@ impl Reader {
     }
 }
 
-/// Text up to this length is kept inline in a [`Text`], never as a slice of the file.
-const INLINE_TEXT: usize = 23;
+/// Text up to this length is kept inline in a [`Text`] (hipstr's inline capacity), never as a
+/// slice of the file.
+const INLINE_TEXT: usize = Text::inline_capacity();
 
 /// How fragments store their texts (in the persistent cache): long text that is a slice of the
 /// file's text as its place in that text, which is read anyway; anything else as itself. The
