@@ -6,6 +6,7 @@ use crate::{
     db::{Db, ElementKey, Workspace, element_index, env_state, merged_element},
     elem_id::ElemId,
     fragments::{Entry, FragmentKind, Primitive, Value, ValueKind},
+    hashing::NameMap,
     merge::MergedEntry,
     state::{StateElement, StateField, StateKind},
 };
@@ -25,6 +26,9 @@ pub struct TypeInfo {
     pub default: bool,
     /// The fields, in definition order.
     pub fields: Vec<FieldInfo>,
+    /// Where each field is in `fields`, by name, for [`TypeInfo::field`] (instances of types
+    /// with hundreds of fields look up every key they set). Empty for types with few fields.
+    by_name: NameMap<crate::fragments::Text, u32>,
 }
 
 /// A field as validation sees it.
@@ -156,13 +160,13 @@ pub fn type_info<'db>(db: &'db dyn Db, workspace: Workspace, key: ElementKey<'db
         }
     }
     let closed = matches!(first_value(&merged.values, "_additional_properties"), Some(ValueKind::Bool(false)));
-    Some(TypeInfo {
-        kind: merged.kind.clone(),
-        hidden_value: is_true(&merged.values, "_hidden_value"),
+    Some(TypeInfo::new(
+        merged.kind.clone(),
+        is_true(&merged.values, "_hidden_value"),
         closed,
-        default: first_value(&merged.values, "_default").is_some(),
+        first_value(&merged.values, "_default").is_some(),
         fields,
-    })
+    ))
 }
 
 /// The summary of a type read from Salto's state.
@@ -172,13 +176,13 @@ fn state_type_info(element: &StateElement) -> Option<TypeInfo> {
         StateKind::Primitive(p) => FragmentKind::Primitive(*p),
         StateKind::Instance { .. } => return None,
     };
-    Some(TypeInfo {
+    Some(TypeInfo::new(
         kind,
-        hidden_value: element.hidden_value,
-        closed: element.annotation("_additional_properties") == Some(serde_json::Value::Bool(false)),
-        default: element.annotation("_default").is_some(),
-        fields: element.fields.iter().map(state_field_info).collect(),
-    })
+        element.hidden_value,
+        element.annotation("_additional_properties") == Some(serde_json::Value::Bool(false)),
+        element.annotation("_default").is_some(),
+        element.fields.iter().map(state_field_info).collect(),
+    ))
 }
 
 /// What validation needs of a field read from Salto's state.
@@ -220,10 +224,27 @@ pub fn json_value(json: &serde_json::Value) -> Value {
     Value { kind, range: TextRange::default() }
 }
 
+/// Up to this many fields, a field is found by a scan rather than by [`TypeInfo`]'s map.
+const FIELDS_SCANNED: usize = 8;
+
 impl TypeInfo {
-    /// The field of that name.
+    /// A type's summary; `fields` in definition order.
+    fn new(kind: FragmentKind, hidden_value: bool, closed: bool, default: bool, fields: Vec<FieldInfo>) -> TypeInfo {
+        let mut by_name = NameMap::default();
+        if fields.len() > FIELDS_SCANNED {
+            // In reverse, so of two fields with one name the first declared is kept, as by a scan.
+            by_name.extend(fields.iter().enumerate().rev().map(|(i, f)| (f.name.clone(), i as u32)));
+        }
+        TypeInfo { kind, hidden_value, closed, default, fields, by_name }
+    }
+
+    /// The field of that name (the first declared, if several have it).
     pub fn field(&self, name: &str) -> Option<&FieldInfo> {
-        self.fields.iter().find(|f| &*f.name == name)
+        if self.fields.len() > FIELDS_SCANNED {
+            self.by_name.get(name).map(|&i| &self.fields[i as usize])
+        } else {
+            self.fields.iter().find(|f| &*f.name == name)
+        }
     }
 }
 
