@@ -40,8 +40,38 @@ fn is_ident_start(b: u8) -> bool {
 }
 
 fn is_ident_continue(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'@'
+    CLASSES[b as usize] & IDENT_CONTINUE != 0
 }
+
+/// Byte class: continues a word (`[a-zA-Z0-9_.@]`).
+const IDENT_CONTINUE: u8 = 1;
+/// Byte class: ends the literal text of a `"` string (a quote, a backslash, a line break, a `$`)
+/// or is a control character that must be reported inside one.
+const STRING_STOP: u8 = 2;
+/// Byte class: ends the literal text of a multiline string's line (a backslash, a line break, a
+/// `$`).
+const MULTILINE_STOP: u8 = 4;
+
+/// The classes of every byte: the hot loops of the lexer (words and string text, most of any
+/// NaCl file) test one table entry per byte.
+static CLASSES: [u8; 256] = {
+    let mut classes = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'.' | b'@') {
+            classes[b] |= IDENT_CONTINUE;
+        }
+        if matches!(byte, b'"' | b'\\' | b'\n' | b'\r' | b'$') || byte < 0x20 {
+            classes[b] |= STRING_STOP;
+        }
+        if matches!(byte, b'\\' | b'\n' | b'\r' | b'$') {
+            classes[b] |= MULTILINE_STOP;
+        }
+        b += 1;
+    }
+    classes
+};
 
 fn is_line_break(b: u8) -> bool {
     b == b'\n' || b == b'\r'
@@ -88,6 +118,11 @@ impl Lexer<'_> {
     /// Length of the run of bytes from the current position that satisfy `pred`.
     fn run_len(&self, pred: impl Fn(u8) -> bool) -> usize {
         self.rest().iter().take_while(|&&b| pred(b)).count()
+    }
+
+    /// Length of the run of bytes of class `class` from `from`.
+    fn class_run(&self, from: usize, class: u8) -> usize {
+        self.src[from..].iter().take_while(|&&b| CLASSES[b as usize] & class != 0).count()
     }
 
     /// Length up to (not including) the next line break or the end of the text.
@@ -137,7 +172,7 @@ impl Lexer<'_> {
                 b'-' if self.peek(1).is_some_and(|b| b.is_ascii_digit()) => self.number(),
                 b'0'..=b'9' => self.number(),
                 _ if is_ident_start(b) => {
-                    let len = 1 + self.src[self.pos + 1..].iter().take_while(|&&b| is_ident_continue(b)).count();
+                    let len = 1 + self.class_run(self.pos + 1, IDENT_CONTINUE);
                     self.push(IDENT, len);
                 }
                 b'{' => self.push(L_BRACE, 1),
@@ -289,27 +324,30 @@ impl Lexer<'_> {
                 }
                 b'\\' => self.escape(),
                 b'$' if self.template() => {}
-                _ => self.string_text(|b| matches!(b, b'"' | b'\\' | b'\n' | b'\r' | b'$'), true),
+                _ => self.string_text(STRING_STOP),
             }
         }
     }
 
-    /// Literal text up to a byte where `stop` holds (a `$` that does not start a template is text).
-    fn string_text(&mut self, stop: impl Fn(u8) -> bool, single_line: bool) {
+    /// Literal text up to a byte of class `stops` ([`STRING_STOP`] or [`MULTILINE_STOP`]); the
+    /// first byte is text whatever it is (a `$` that does not start a template). Control
+    /// characters inside a `"` string are text with an error.
+    fn string_text(&mut self, stops: u8) {
         let start = self.pos;
         let mut len = 0;
         while let Some(&b) = self.src.get(start + len) {
-            if len > 0 && stop(b) {
-                break;
-            }
-            if single_line && b < 0x20 && b != b'\n' && b != b'\r' {
-                let shown = if b == b'\t' { "a tab".to_owned() } else { format!("control character U+{b:04X}") };
-                self.error(
-                    ErrorCode::ControlCharacter,
-                    start + len,
-                    start + len + 1,
-                    format!("{shown} inside a string: write it as an escape such as `\\t` or `\\u{b:04x}`"),
-                );
+            if CLASSES[b as usize] & stops != 0 {
+                if stops == STRING_STOP && b < 0x20 && !is_line_break(b) {
+                    let shown = if b == b'\t' { "a tab".to_owned() } else { format!("control character U+{b:04X}") };
+                    self.error(
+                        ErrorCode::ControlCharacter,
+                        start + len,
+                        start + len + 1,
+                        format!("{shown} inside a string: write it as an escape such as `\\t` or `\\u{b:04x}`"),
+                    );
+                } else if len > 0 {
+                    break;
+                }
             }
             len += 1;
         }
@@ -364,7 +402,7 @@ impl Lexer<'_> {
         if !rest.get(id_at).is_some_and(|&b| is_ident_start(b)) {
             return false;
         }
-        let id = rest[id_at..].iter().take_while(|&&b| is_ident_continue(b)).count();
+        let id = self.class_run(self.pos + id_at, IDENT_CONTINUE);
         let ws2 = rest[id_at + id..].iter().take_while(|b| blank(b)).count();
         if rest.get(id_at + id + ws2) != Some(&b'}') {
             return false;
@@ -451,7 +489,7 @@ impl Lexer<'_> {
                     self.push(STRING_TEXT, len);
                     return;
                 }
-                _ => self.string_text(|b| matches!(b, b'\\' | b'\n' | b'\r' | b'$'), false),
+                _ => self.string_text(MULTILINE_STOP),
             }
         }
     }
