@@ -54,6 +54,7 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
         // Report on the given path only; its whole workspace is analysed.
         let filter =
             (filter != absolute_root).then(|| root.join(filter.strip_prefix(&absolute_root).unwrap_or(&filter)));
+        let first_new = reports.len();
         reports.extend(
             loaded.check_with_progress(filter.as_deref(), &|done, total| progress.report("checking", done, total)),
         );
@@ -71,8 +72,14 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
                 .into_iter()
                 .map(|u| u.message(if args.state { u.reason() } else { "state files were not read (`--no-state`)" })),
         );
-        for file in loaded.workspace.files(&loaded.db) {
-            texts.insert(file.path(&loaded.db).clone(), file.text(&loaded.db).clone());
+        // The texts of the files related places point into (a report carries its own file's).
+        let related = reports[first_new..].iter().flat_map(|r| &r.diagnostics).flat_map(|d| &d.related);
+        for related in related {
+            if !texts.contains_key(&related.path)
+                && let Some(text) = loaded.text_of(&related.path)
+            {
+                texts.insert(related.path.clone(), text);
+            }
         }
         // After the last workspace the process ends: freeing its database (every file's results)
         // would only cost time.
