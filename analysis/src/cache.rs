@@ -25,7 +25,6 @@ use crate::{
 use nacl_syntax::{SyntaxError, TextRange, nacl::ErrorCode};
 use rayon::prelude::*;
 use std::{
-    collections::HashMap,
     io::{self, Write},
     path::{Path, PathBuf},
 };
@@ -89,7 +88,7 @@ struct StoredResults<'a> {
 #[derive(Default)]
 pub struct Cache {
     bytes: Vec<u8>,
-    files: HashMap<PathBuf, Entry>,
+    files: crate::hashing::NameMap<PathBuf, Entry>,
 }
 
 /// A file's entry in a cache: its text's length and hash, and where its results are stored.
@@ -180,7 +179,7 @@ fn read(file: &Path, root: &Path) -> Option<Cache> {
         return None;
     }
     let start = bytes.as_ptr().addr();
-    let mut files = HashMap::new();
+    let mut files = crate::hashing::NameMap::default();
     for mut chunk in chunks(payload)? {
         while !chunk.is_empty() {
             let (header, rest) = postcard::take_from_bytes::<StoredHeader<'_>>(chunk).ok()?;

@@ -397,7 +397,7 @@ impl Reader {
         /// Up to this many entries a scan finds a repeated key faster than a set.
         const SCAN_LIMIT: usize = 16;
         let start = self.entries.len();
-        let mut seen: Option<std::collections::HashSet<Text>> = None;
+        let mut seen: Option<std::collections::HashSet<Text, crate::hashing::NameHasher>> = None;
         for attribute in attributes {
             let Some(entry) = self.entry(attribute) else { continue };
             let read = &self.entries[start..];
