@@ -269,7 +269,7 @@ impl Found {
             match entry {
                 Ok(entry) if entry.file_type().is_file() && (self.wanted)(entry.path()) => {
                     let inside =
-                        entry.path().strip_prefix(dir).map_or_else(|_| entry.path().to_path_buf(), |r| real.join(r));
+                        strip_base(entry.path(), dir).map_or_else(|| entry.path().to_path_buf(), |r| real.join(r));
                     self.add(entry.into_path(), inside);
                 }
                 Ok(entry) if entry.file_type().is_symlink() && entry.depth() > 0 => links.push(entry.into_path()),
@@ -314,6 +314,32 @@ impl Found {
             }
         }
     }
+}
+
+/// `path` relative to `base`, like [`Path::strip_prefix`], found by comparing text first: the
+/// paths a walk finds start with their folder's own spelling, and [`Path::strip_prefix`] splits
+/// both paths into components (for every file of a workspace, a few times each). Where `path`
+/// is not `base`'s text then `/` and a name, [`Path::strip_prefix`] answers.
+pub fn strip_base<'a>(path: &'a Path, base: &Path) -> Option<&'a Path> {
+    if let (Some(text), Some(prefix)) = (path.to_str(), base.to_str())
+        && !prefix.is_empty()
+        && let Some(rest) = text.strip_prefix(prefix)
+    {
+        if rest.is_empty() {
+            return Some(Path::new(""));
+        }
+        // What follows one separator, unless a path would skip it (another separator, or a
+        // leading `.` component).
+        if let Some(after) = rest.strip_prefix('/')
+            && !prefix.ends_with('/')
+            && !after.starts_with('/')
+            && after != "."
+            && !after.starts_with("./")
+        {
+            return Some(Path::new(after));
+        }
+    }
+    path.strip_prefix(base).ok()
 }
 
 /// A key whose byte order is the order of [`Path`]s (component by component) for paths without
@@ -411,6 +437,17 @@ mod tests {
     }
 
     proptest::proptest! {
+        #[test]
+        fn strip_base_is_strip_prefix(
+            base in proptest::collection::vec("[a.]{1,2}|/", 0..5),
+            rest in proptest::collection::vec("[a.]{1,2}|/", 0..5),
+        ) {
+            let base = base.concat();
+            let path = format!("{base}{}", rest.concat());
+            let (path, base) = (Path::new(&path), Path::new(&base));
+            proptest::prop_assert_eq!(strip_base(path, base), path.strip_prefix(base).ok());
+        }
+
         #[test]
         fn path_keys_are_in_the_order_of_paths(
             a in proptest::collection::vec("[a-c-][a-c.-]{0,2}", 1..5),

@@ -58,7 +58,7 @@ impl Layout {
 
     /// The source a file belongs to.
     pub fn source_of(&self, path: &Path) -> Source {
-        let Ok(relative) = path.strip_prefix(&self.root) else { return Source::Common };
+        let Some(relative) = crate::files::strip_base(path, &self.root) else { return Source::Common };
         let mut parts = relative.components().filter_map(|c| c.as_os_str().to_str());
         match (parts.next(), parts.next()) {
             (Some(CONFIG_DIR), Some("adapters")) => Source::AdapterConfig,
