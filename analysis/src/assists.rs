@@ -98,7 +98,7 @@ impl LoadedWorkspace {
         let hidden = state.map(|s| s.hidden_names());
         let types_of = |adapter: &str| -> Vec<String> {
             let index = crate::db::element_index(&self.db, self.workspace);
-            let in_nacl = index.types_by_adapter.get(adapter).into_iter().flatten();
+            let in_nacl = index.types_by_adapter.get(adapter).into_iter().flatten().map(|id| &**id);
             let in_state = hidden.and_then(|h| h.types.get(adapter)).into_iter().flatten();
             in_nacl.chain(in_state).map(|t| t.type_name.clone()).collect()
         };

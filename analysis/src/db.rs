@@ -151,8 +151,8 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> nacl_syntax::nacl::Parse {
 /// The IDs of the elements a file defines, in order: the firewall between edits inside values
 /// and everything that only needs to know which file defines what.
 #[salsa::tracked(returns(ref))]
-pub fn file_element_ids(db: &dyn Db, file: SourceFile) -> Vec<ElemId> {
-    file_fragments(db, file).fragments.iter().map(|f| f.id.clone()).collect()
+pub fn file_element_ids(db: &dyn Db, file: SourceFile) -> Vec<Arc<ElemId>> {
+    file_fragments(db, file).fragments.iter().map(|f| Arc::new(f.id.clone())).collect()
 }
 
 /// Where each element's fragments are in a file with many of them (fragment indexes by ID), so
@@ -180,10 +180,11 @@ pub fn fragments_of<'db>(db: &'db dyn Db, file: SourceFile, id: &ElemId) -> Vec<
 /// Which files define each element, with the source each file belongs to.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct ElementIndex {
-    /// Element ID → files in path order, with their source.
-    pub files: NameMap<ElemId, Vec<(SourceFile, Source)>>,
+    /// Element ID → files in path order, with their source. The IDs are shared with
+    /// [`file_element_ids`] and the index's parts, not copied.
+    pub files: NameMap<Arc<ElemId>, Vec<(SourceFile, Source)>>,
     /// The types each adapter defines in NaCl, by adapter.
-    pub types_by_adapter: NameMap<String, Vec<ElemId>>,
+    pub types_by_adapter: NameMap<String, Vec<Arc<ElemId>>>,
 }
 
 impl ElementIndex {
@@ -236,7 +237,7 @@ pub(crate) fn part_count(db: &dyn Db, workspace: Workspace) -> usize {
 /// The element IDs the `part`th run of [`INDEX_PART`] files defines, with the file and its
 /// source (workspace config files left out).
 #[salsa::tracked(returns(ref))]
-pub(crate) fn index_part(db: &dyn Db, workspace: Workspace, part: usize) -> Vec<(ElemId, SourceFile, Source)> {
+pub(crate) fn index_part(db: &dyn Db, workspace: Workspace, part: usize) -> Vec<(Arc<ElemId>, SourceFile, Source)> {
     let layout = workspace.layout(db);
     let mut out = Vec::new();
     for &file in part_files(db, workspace, part) {

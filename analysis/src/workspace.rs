@@ -389,7 +389,7 @@ impl LoadedWorkspace {
     pub fn elements(&self) -> Vec<crate::merge::MergedElement<SourceFile>> {
         let env = self.workspace.layout(&self.db).current_env.clone();
         let index = crate::db::element_index(&self.db, self.workspace);
-        let mut ids: Vec<&crate::elem_id::ElemId> = index.files.keys().collect();
+        let mut ids: Vec<&crate::elem_id::ElemId> = index.files.keys().map(|id| &**id).collect();
         ids.sort_by_cached_key(|id| id.to_string());
         ids.into_iter()
             .filter_map(|id| crate::db::merged_element(&self.db, self.workspace, env.as_deref(), id))

@@ -142,7 +142,8 @@ impl LoadedWorkspace {
         let index = crate::db::element_index(&self.db, self.workspace);
         let here = out.here;
         let known = |id: &&ElemId| element_exists(&self.db, self.workspace, env, id) && !self.only_here(env, id, here);
-        let in_nacl = index.types_by_adapter.iter().filter(|(a, _)| of_adapter(a)).flat_map(|(_, types)| types);
+        let in_nacl =
+            index.types_by_adapter.iter().filter(|(a, _)| of_adapter(a)).flat_map(|(_, types)| types).map(|id| &**id);
         for id in in_nacl.filter(known) {
             out.item(id.to_string(), CompletionKind::Type, None, 3);
         }
