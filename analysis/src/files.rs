@@ -320,7 +320,7 @@ impl Found {
 /// paths a walk finds start with their folder's own spelling, and [`Path::strip_prefix`] splits
 /// both paths into components (for every file of a workspace, a few times each). Where `path`
 /// is not `base`'s text then `/` and a name, [`Path::strip_prefix`] answers.
-pub fn strip_base<'a>(path: &'a Path, base: &Path) -> Option<&'a Path> {
+pub(crate) fn strip_base<'a>(path: &'a Path, base: &Path) -> Option<&'a Path> {
     if let (Some(text), Some(prefix)) = (path.to_str(), base.to_str())
         && !prefix.is_empty()
         && let Some(rest) = text.strip_prefix(prefix)
