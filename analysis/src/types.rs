@@ -240,10 +240,10 @@ impl TypeInfo {
 
     /// The field of that name (the first declared, if several have it).
     pub fn field(&self, name: &str) -> Option<&FieldInfo> {
-        if self.fields.len() > FIELDS_SCANNED {
-            self.by_name.get(name).map(|&i| &self.fields[i as usize])
-        } else {
+        if self.by_name.is_empty() {
             self.fields.iter().find(|f| &*f.name == name)
+        } else {
+            self.by_name.get(name).map(|&i| &self.fields[i as usize])
         }
     }
 }
