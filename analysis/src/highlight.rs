@@ -6,12 +6,14 @@ use crate::{
     elem_id::{ElemId, IdType},
     navigation::{Symbol, token_symbol},
 };
-use nacl_syntax::TextRange;
 use nacl_syntax::nacl::{
     SyntaxKind::*,
     SyntaxNode, SyntaxToken,
     ast::{AstNodeExt, Block},
+    green::{GNode, GToken},
+    view::{NodeView, TokenView},
 };
+use nacl_syntax::{TextRange, rowan::NodeOrToken};
 
 /// What a highlighted word is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -51,18 +53,90 @@ pub struct Highlight {
     pub builtin: bool,
 }
 
-/// The highlights of the tokens of `root` that overlap `range` (all when `None`), in order.
+/// The highlights of the tokens of the file `root` that overlap `range` (all when `None`), in
+/// order.
+///
+/// The walk reads the green tree (no red cursor per node or token): most words are decided by
+/// their kind and their ancestors' kinds alone; the rest (the labels of headers and `file()`
+/// arguments) are resolved on the red token, as [`highlight`] does for every word.
 pub fn highlights(root: &SyntaxNode, range: Option<TextRange>) -> Vec<Highlight> {
-    let tokens = match range {
-        Some(range) => root.covering_element(range).as_node().cloned().unwrap_or_else(|| root.clone()),
-        None => root.clone(),
-    };
-    tokens
-        .descendants_with_tokens()
-        .filter_map(|e| e.into_token())
-        .filter(|t| range.is_none_or(|r| t.text_range().intersect(r).is_some_and(|i| !i.is_empty())))
-        .filter_map(|t| highlight(&t))
-        .collect()
+    let overlaps = |r: TextRange| range.is_none_or(|range| r.intersect(range).is_some_and(|i| !i.is_empty()));
+    let green = root.green();
+    let top = GNode::at(&green, root.text_range().start());
+    let mut found = Vec::new();
+    // The nodes from `root` down to the current token's parent, each with its unread children.
+    let mut stack = vec![(top, top.children())];
+    while let Some((_, children)) = stack.last_mut() {
+        match children.next() {
+            None => {
+                stack.pop();
+            }
+            Some(NodeOrToken::Node(node)) if overlaps(node.range()) => stack.push((node, node.children())),
+            Some(NodeOrToken::Token(token)) if overlaps(token.range()) => {
+                let ancestor = |up: usize| stack.len().checked_sub(up + 1).map(|at| stack[at].0);
+                let decided = match quick_highlight(token, &ancestor) {
+                    Some(decided) => decided,
+                    None => red_token(root, token.range()).and_then(|red| highlight(&red)),
+                };
+                found.extend(decided);
+            }
+            Some(_) => {}
+        }
+    }
+    found
+}
+
+/// The highlight of a word decided from its kind, its text and its ancestors' kinds (`ancestor(0)`
+/// is its parent): `None` when that is not enough and the red token must be read.
+fn quick_highlight<'a>(token: GToken<'a>, ancestor: &dyn Fn(usize) -> Option<GNode<'a>>) -> Option<Option<Highlight>> {
+    let kind_of = |up: usize| ancestor(up).map(GNode::kind);
+    let parent = kind_of(0)?;
+    let highlight = |kind, declaration, builtin| Some(Highlight { range: token.range(), kind, declaration, builtin });
+    let plain = |kind| highlight(kind, false, false);
+    Some(match token.kind() {
+        COMMENT | HASH_COMMENT | BLOCK_COMMENT => plain(HighlightKind::Comment),
+        NUMBER => plain(HighlightKind::Number),
+        IDENT if parent == LITERAL && KEYWORDS.contains(&token.text()) => plain(HighlightKind::Keyword),
+        IDENT if parent == CALL => plain(HighlightKind::Function),
+        IDENT if parent == REFERENCE || parent == TEMPLATE => ElemId::parse(token.text()).ok().map(|id| {
+            let (kind, declaration, builtin) = element_kind(&id, false, parent);
+            Highlight { range: token.range(), kind, declaration, builtin }
+        }),
+        IDENT if parent == KEY => match crate::builtins::core_annotation(token.text()) {
+            Some(_) => highlight(HighlightKind::CoreAnnotation, false, true),
+            // A key directly in a top-level `vars` block names a variable.
+            None if is_vars_block(ancestor(3), kind_of(4)) => highlight(HighlightKind::Element, true, false),
+            None => plain(HighlightKind::Field),
+        },
+        // String text that is neither a label, a key nor a `file()` argument.
+        STRING_TEXT
+            if parent != KEY
+                && parent != LABEL
+                && (parent != STRING || !matches!(kind_of(1), Some(LABEL | ARG_LIST))) =>
+        {
+            plain(HighlightKind::String)
+        }
+        IDENT | STRING_TEXT => return None,
+        ESCAPE | QUOTE | MULTILINE_OPEN | MULTILINE_CLOSE if kind_of(1) != Some(LABEL) => plain(HighlightKind::String),
+        _ => None,
+    })
+}
+
+/// Whether `block` (whose parent is of kind `parent`) is a top-level `vars` block.
+fn is_vars_block(block: Option<GNode<'_>>, parent: Option<nacl_syntax::nacl::SyntaxKind>) -> bool {
+    block.is_some_and(|block| {
+        block.kind() == BLOCK
+            && parent == Some(SOURCE_FILE)
+            && block.node(LABEL).is_some_and(|label| label.text() == "vars")
+    })
+}
+
+/// The red token of `root` at exactly `range`.
+fn red_token(root: &SyntaxNode, range: TextRange) -> Option<SyntaxToken> {
+    if range.is_empty() {
+        return None;
+    }
+    root.covering_element(range).into_token().filter(|token| token.text_range() == range)
 }
 
 const KEYWORDS: [&str; 7] = ["type", "settings", "is", "annotations", "vars", "true", "false"];
@@ -158,6 +232,80 @@ fn element_kind(id: &ElemId, declared: bool, parent: nacl_syntax::nacl::SyntaxKi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The highlights [`highlight`] gives each red token overlapping `range`: what the green walk
+    /// must equal.
+    fn red_highlights(root: &SyntaxNode, range: Option<TextRange>) -> Vec<Highlight> {
+        root.descendants_with_tokens()
+            .filter_map(|e| e.into_token())
+            .filter(|t| range.is_none_or(|r| t.text_range().intersect(r).is_some_and(|i| !i.is_empty())))
+            .filter_map(|t| highlight(&t))
+            .collect()
+    }
+
+    #[test]
+    fn the_green_walk_equals_the_red_one_on_every_fixture() {
+        let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/test_data");
+        let mut checked = 0;
+        for entry in walkdir::WalkDir::new(fixtures).into_iter().filter_map(Result::ok) {
+            if entry.path().extension().is_some_and(|e| e == "nacl") {
+                let text = std::fs::read_to_string(entry.path()).expect("fixtures are UTF-8");
+                let root = nacl_syntax::nacl::parse(&text).syntax();
+                assert_eq!(highlights(&root, None), red_highlights(&root, None), "{}", entry.path().display());
+                checked += 1;
+            }
+        }
+        assert!(checked > 20, "only {checked} fixtures found");
+    }
+
+    /// NaCl-like text made of the words highlighting tells apart.
+    fn nacl_words() -> impl Strategy<Value = String> {
+        let words = prop::sample::select(vec![
+            "type salto.t ",
+            "salto.t a ",
+            "settings ",
+            "vars ",
+            "vars {\n  v = 1\n}\n",
+            "annotations ",
+            "is ",
+            "string ",
+            "\"List<salto.t>\" ",
+            "{\n",
+            "}\n",
+            "[",
+            "]",
+            ", ",
+            " = ",
+            "x",
+            "_required",
+            "_alias",
+            "true",
+            "1.5",
+            "\"s\"",
+            "\"a${ salto.t.instance.a.b }\"",
+            "salto.t.field.f",
+            "var.v",
+            "file(\"p\")",
+            "'''\nm\n'''",
+            "\"\\n\"",
+            "// c\n",
+            "# h\n",
+            "\"q w\" ",
+        ]);
+        prop::collection::vec(words, 0..40).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn the_green_walk_equals_the_red_one(text in nacl_words(), start in 0usize..400, len in 0usize..200) {
+            let root = nacl_syntax::nacl::parse(&text).syntax();
+            prop_assert_eq!(highlights(&root, None), red_highlights(&root, None));
+            let start = start.min(text.len());
+            let range = TextRange::new((start as u32).into(), ((start + len).min(text.len()) as u32).into());
+            prop_assert_eq!(highlights(&root, Some(range)), red_highlights(&root, Some(range)));
+        }
+    }
 
     /// Each highlighted word with its kind and flags, one per line.
     fn shown(text: &str) -> String {

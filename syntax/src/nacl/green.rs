@@ -26,7 +26,12 @@ pub struct GToken<'a> {
 impl<'a> GNode<'a> {
     /// The root of a tree.
     pub fn root(green: &'a GreenNodeData) -> GNode<'a> {
-        GNode { green, offset: TextSize::from(0) }
+        GNode::at(green, TextSize::from(0))
+    }
+
+    /// A node of a tree that starts at `offset` in the file.
+    pub fn at(green: &'a GreenNodeData, offset: TextSize) -> GNode<'a> {
+        GNode { green, offset }
     }
 }
 
