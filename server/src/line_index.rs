@@ -75,10 +75,15 @@ impl LineIndex {
             Encoding::Utf8 => (line, col),
             Encoding::Utf16 => {
                 let start = usize::from(self.line_starts[line as usize]);
-                let units = text[start..start + col as usize].encode_utf16().count();
-                (line, units as u32)
+                (line, utf16_len(&text[start..start + col as usize]))
             }
         }
+    }
+
+    /// A converter of offsets to LSP positions for offsets that mostly increase (the words of a
+    /// file in order): each conversion reads only the text since the previous one.
+    pub fn cursor<'a>(&'a self, text: &'a str, encoding: Encoding) -> PositionCursor<'a> {
+        PositionCursor { index: self, text, encoding, line: 0, at: TextSize::from(0), column: 0 }
     }
 
     /// The byte offset of an LSP position; positions past the end of a line or of the text are
@@ -109,6 +114,57 @@ impl LineIndex {
             }
         };
         start + TextSize::from(bytes as u32)
+    }
+}
+
+/// The length of `text` in `encoding` units.
+pub fn encoded_len(text: &str, encoding: Encoding) -> u32 {
+    match encoding {
+        Encoding::Utf8 => text.len() as u32,
+        Encoding::Utf16 => utf16_len(text),
+    }
+}
+
+/// The length of `text` in UTF-16 code units: one per character, two for those past U+FFFF
+/// (whose UTF-8 form starts with a byte of `0xF0` or more). Counted on bytes, which the compiler
+/// vectorizes.
+fn utf16_len(text: &str) -> u32 {
+    if text.is_ascii() {
+        return text.len() as u32;
+    }
+    text.bytes().map(|b| u32::from(b & 0xC0 != 0x80) + u32::from(b >= 0xF0)).sum()
+}
+
+/// Converts offsets to LSP positions in one pass: see [`LineIndex::cursor`].
+pub struct PositionCursor<'a> {
+    index: &'a LineIndex,
+    text: &'a str,
+    encoding: Encoding,
+    /// The line of the last offset converted.
+    line: usize,
+    /// The last offset converted.
+    at: TextSize,
+    /// Its column.
+    column: u32,
+}
+
+impl PositionCursor<'_> {
+    /// The LSP position (line, column) of `offset` (clamped to the text).
+    pub fn position(&mut self, offset: TextSize) -> (u32, u32) {
+        let offset = offset.min(self.index.len);
+        if offset < self.at {
+            // Backwards: from the start of the offset's line.
+            let line = self.index.line_col(offset).line as usize;
+            (self.line, self.at, self.column) = (line, self.index.line_starts[line], 0);
+        }
+        let starts = &self.index.line_starts;
+        if starts.get(self.line + 1).is_some_and(|&next| next <= offset) {
+            self.line += starts[self.line + 1..].partition_point(|&start| start <= offset);
+            (self.at, self.column) = (starts[self.line], 0);
+        }
+        self.column += encoded_len(&self.text[usize::from(self.at)..usize::from(offset)], self.encoding);
+        self.at = offset;
+        (self.line as u32, self.column)
     }
 }
 
@@ -144,5 +200,30 @@ mod tests {
         );
         assert_eq!(index.offset(text, 1, 99, Encoding::Utf16), TextSize::of(text), "past the line end: clamped");
         assert_eq!(index.offset(text, 9, 0, Encoding::Utf8), TextSize::of(text), "past the last line: the end");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_cursor_agrees_with_to_lsp(
+            text in "(a|é|😀|\n|\r\n|\r|  ){0,40}",
+            picks in proptest::collection::vec(0usize..200, 0..30),
+        ) {
+            let index = LineIndex::new(&text);
+            let boundaries: Vec<usize> = (0..=text.len()).filter(|&i| text.is_char_boundary(i)).collect();
+            for encoding in [Encoding::Utf8, Encoding::Utf16] {
+                let mut cursor = index.cursor(&text, encoding);
+                // In any order: forwards and backwards.
+                for &pick in &picks {
+                    let offset = TextSize::from(boundaries[pick % boundaries.len()] as u32);
+                    proptest::prop_assert_eq!(cursor.position(offset), index.to_lsp(&text, offset, encoding));
+                }
+            }
+        }
+
+        #[test]
+        fn encoded_lengths_count_code_units(text in "\\PC{0,20}") {
+            proptest::prop_assert_eq!(encoded_len(&text, Encoding::Utf16) as usize, text.encode_utf16().count());
+            proptest::prop_assert_eq!(encoded_len(&text, Encoding::Utf8) as usize, text.len());
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! negotiated encoding).
 
 use super::paths::Uris;
-use crate::line_index::{Encoding, LineIndex};
+use crate::line_index::{Encoding, LineIndex, encoded_len};
 use nacl_analysis::fragments::Text;
 use nacl_analysis::{
     diagnostics::Diagnostic as NaclDiagnostic,
@@ -185,6 +185,8 @@ pub const TOKEN_MODIFIERS: [SemanticTokenModifier; 2] =
 /// that spans lines (multiline strings).
 pub fn semantic_tokens(lines: Lines<'_>, highlights: &[Highlight]) -> Vec<SemanticToken> {
     let mut tokens = Vec::with_capacity(highlights.len());
+    // Highlights come in order: one pass over the text converts them all.
+    let mut cursor = lines.index.cursor(lines.text, lines.encoding);
     let (mut last_line, mut last_start) = (0, 0);
     for highlight in highlights {
         let token_type = match highlight.kind {
@@ -205,22 +207,21 @@ pub fn semantic_tokens(lines: Lines<'_>, highlights: &[Highlight]) -> Vec<Semant
         // Each line's part separately: clients need not support tokens across lines.
         for piece in lines.text[start..end].split_inclusive('\n') {
             let text = piece.trim_end_matches(['\n', '\r']);
-            let range = TextRange::at(TextSize::from(start as u32), TextSize::from(text.len() as u32));
+            let (line, character) = cursor.position(TextSize::from(start as u32));
             start += piece.len();
             if text.is_empty() {
                 continue;
             }
-            let lsp = lines.range(range);
-            let delta_line = lsp.start.line - last_line;
-            let delta_start = if delta_line == 0 { lsp.start.character - last_start } else { lsp.start.character };
+            let delta_line = line - last_line;
+            let delta_start = if delta_line == 0 { character - last_start } else { character };
             tokens.push(SemanticToken {
                 delta_line,
                 delta_start,
-                length: lsp.end.character - lsp.start.character,
+                length: encoded_len(text, lines.encoding),
                 token_type,
                 token_modifiers_bitset: modifiers,
             });
-            (last_line, last_start) = (lsp.start.line, lsp.start.character);
+            (last_line, last_start) = (line, character);
         }
     }
     tokens
@@ -235,5 +236,55 @@ pub fn semantic_tokens_edit(old: &[SemanticToken], new: &[SemanticToken]) -> Sem
         start: (prefix * 5) as u32,
         delete_count: ((old.len() - prefix - suffix) * 5) as u32,
         data: Some(new[prefix..new.len() - suffix].to_vec()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each piece of each highlight converted on its own, both ends through the line index:
+    /// what the one-pass conversion must equal.
+    fn tokens_one_by_one(lines: Lines<'_>, highlights: &[Highlight]) -> Vec<(u32, u32, u32)> {
+        let mut positions = Vec::new();
+        for highlight in highlights {
+            let mut start = usize::from(highlight.range.start());
+            for piece in lines.text[highlight.range].split_inclusive('\n') {
+                let text = piece.trim_end_matches(['\n', '\r']);
+                let range = lines.range(TextRange::at(TextSize::from(start as u32), TextSize::of(text)));
+                start += piece.len();
+                if !text.is_empty() {
+                    positions.push((
+                        range.start.line,
+                        range.start.character,
+                        range.end.character - range.start.character,
+                    ));
+                }
+            }
+        }
+        positions
+    }
+
+    #[test]
+    fn semantic_tokens_are_placed_as_the_line_index_places_them() {
+        let text =
+            "salto.t a {\r\n  é😀 = \"x😀y\"\n  m = '''\n  lé\r\n  😀z\n  '''\n  r = salto.t.instance.a // 😀\n}\n";
+        let index = LineIndex::new(text);
+        let root = nacl_syntax::nacl::parse(text).syntax();
+        let highlights = nacl_analysis::highlight::highlights(&root, None);
+        for encoding in [Encoding::Utf8, Encoding::Utf16] {
+            let lines = Lines { text, index: &index, encoding };
+            let (mut line, mut character) = (0, 0);
+            let absolute: Vec<(u32, u32, u32)> = semantic_tokens(lines, &highlights)
+                .iter()
+                .map(|t| {
+                    character = if t.delta_line == 0 { character + t.delta_start } else { t.delta_start };
+                    line += t.delta_line;
+                    (line, character, t.length)
+                })
+                .collect();
+            assert_eq!(absolute, tokens_one_by_one(lines, &highlights), "{encoding:?}");
+            assert!(absolute.len() > 10, "{absolute:?}");
+        }
     }
 }
