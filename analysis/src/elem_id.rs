@@ -4,7 +4,7 @@
 //! `var.x`, `salesforce` (the adapter's config type), `List<salesforce.Text>`. Parsing and rendering
 //! follow Salto's rules, including the `_config` name of settings instances and config types.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 /// The separator between the parts of a full name.
 const SEPARATOR: char = '.';
@@ -190,29 +190,52 @@ impl ElemId {
     pub fn type_of(&self) -> ElemId {
         ElemId::type_id(&self.adapter, &self.type_name)
     }
+}
 
-    /// The full name, as written in references.
+impl ElemId {
+    /// The full name, as written in references (and displayed), in a string allocated once at
+    /// its length.
     pub fn full_name(&self) -> String {
-        self.to_string()
+        let parts = self.shown_parts();
+        let length = parts.clone().map(|part| part.len() + 1).sum::<usize>().saturating_sub(1);
+        let mut name = String::with_capacity(length);
+        for (at, part) in parts.enumerate() {
+            if at > 0 {
+                name.push(SEPARATOR);
+            }
+            name.push_str(part);
+        }
+        name
+    }
+
+    /// The parts the full name joins with dots: `var` and the variable's name; else the adapter,
+    /// the type, the ID type (but for a type's own ID) and the name parts, the empty ones
+    /// dropped and so is a trailing `_config`.
+    fn shown_parts(&self) -> impl Iterator<Item = &str> + Clone {
+        let var = self.id_type == IdType::Var;
+        let head = [if var { VARIABLES_NAMESPACE } else { &self.adapter }, &self.type_name];
+        let id_type =
+            (!var && (self.id_type != IdType::Type || !self.name_parts.is_empty())).then(|| self.id_type.as_str());
+        let names = if var { &[][..] } else { &self.name_parts[..] };
+        let parts = head
+            .into_iter()
+            .chain(id_type)
+            .chain(names.iter().map(String::as_str))
+            .filter(move |p| var || !p.is_empty());
+        let count = parts.clone().count() - usize::from(!var && parts.clone().next_back() == Some(CONFIG_NAME));
+        parts.take(count)
     }
 }
 
 impl fmt::Display for ElemId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.id_type == IdType::Var {
-            return write!(f, "{VARIABLES_NAMESPACE}{SEPARATOR}{}", self.type_name);
+        for (at, part) in self.shown_parts().enumerate() {
+            if at > 0 {
+                f.write_char(SEPARATOR)?;
+            }
+            f.write_str(part)?;
         }
-        let mut parts: Vec<&str> = vec![&self.adapter, &self.type_name];
-        if self.id_type != IdType::Type || !self.name_parts.is_empty() {
-            parts.push(self.id_type.as_str());
-        }
-        parts.extend(self.name_parts.iter().map(String::as_str));
-        // Empty parts are dropped, and so is a trailing `_config`.
-        let mut parts: Vec<&str> = parts.into_iter().filter(|p| !p.is_empty()).collect();
-        if parts.last() == Some(&CONFIG_NAME) {
-            parts.pop();
-        }
-        f.write_str(&parts.join("."))
+        Ok(())
     }
 }
 
@@ -292,6 +315,35 @@ mod tests {
 
     fn round_trip(full: &str) -> String {
         ElemId::parse(full).expect(full).to_string()
+    }
+
+    proptest::proptest! {
+        /// Display joins the non-empty parts with dots, dropping a trailing `_config`.
+        #[test]
+        fn display_joins_the_non_empty_parts(
+            adapter in "(|a|_config)",
+            type_name in "(|t|_config)",
+            id_type in proptest::sample::select(vec![IdType::Type, IdType::Field, IdType::Instance, IdType::Attr, IdType::Annotation, IdType::Var]),
+            name_parts in proptest::collection::vec("(|n|_config)", 0..4),
+        ) {
+            let id = ElemId { adapter, type_name, id_type, name_parts };
+            if id.id_type == IdType::Var {
+                proptest::prop_assert_eq!(id.to_string(), format!("var.{}", id.type_name));
+                proptest::prop_assert_eq!(id.full_name(), format!("var.{}", id.type_name));
+                return Ok(());
+            }
+            let mut parts: Vec<&str> = vec![&id.adapter, &id.type_name];
+            if id.id_type != IdType::Type || !id.name_parts.is_empty() {
+                parts.push(id.id_type.as_str());
+            }
+            parts.extend(id.name_parts.iter().map(String::as_str));
+            parts.retain(|p| !p.is_empty());
+            if parts.last() == Some(&CONFIG_NAME) {
+                parts.pop();
+            }
+            proptest::prop_assert_eq!(id.to_string(), parts.join("."));
+            proptest::prop_assert_eq!(id.full_name(), parts.join("."));
+        }
     }
 
     #[test]
