@@ -393,3 +393,19 @@ fn nothing_in_comments_numbers_or_new_names() {
     check("crm.Account $0", expect![""]);
     check("vars {\n  $0\n}\n", expect![""]);
 }
+
+#[test]
+fn type_names_follow_edits_between_completions() {
+    let mut loaded = fixture();
+    let complete_header = |loaded: &mut LoadedWorkspace| complete(loaded, "crm.$0");
+    let before = complete_header(&mut loaded);
+    assert!(!before.contains("crm.Lead"), "{before}");
+    // A type defined in another file appears on the next completion; removed, it goes.
+    let other = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data/completion/other.nacl");
+    loaded.set_file_text(&other, Text::from("type crm.Lead {\n}\n"));
+    let added = complete_header(&mut loaded);
+    assert!(added.contains("crm.Lead Type"), "{added}");
+    loaded.set_file_text(&other, Text::from("type crm.Contact {\n}\n"));
+    let renamed = complete_header(&mut loaded);
+    assert!(!renamed.contains("crm.Lead") && renamed.contains("crm.Contact Type"), "{renamed}");
+}

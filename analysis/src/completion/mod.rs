@@ -13,8 +13,10 @@ pub(crate) mod shapes;
 
 use crate::{
     builtins::{CORE_ANNOTATIONS, CoreAnnotation},
-    db::{SourceFile, element_exists, env_state},
+    db::{ElementIndex, SourceFile, element_exists, env_state},
     elem_id::{BUILTIN_TYPES, ElemId, IdType, VARIABLES_NAMESPACE},
+    hashing::NameMap,
+    layout::Layout,
     workspace::LoadedWorkspace,
 };
 use context::{Context, CursorContext, Place};
@@ -139,19 +141,20 @@ impl LoadedWorkspace {
         // Once an adapter is typed, only its types.
         let adapter = out.typed.split_once('.').map(|(adapter, _)| adapter.to_owned());
         let of_adapter = |a: &String| adapter.as_ref().is_none_or(|wanted| wanted == a);
-        let index = crate::db::element_index(&self.db, self.workspace);
+        let choices = names::type_choices(&self.db, self.workspace, env.map(str::to_owned));
         let here = out.here;
-        let known = |id: &&ElemId| element_exists(&self.db, self.workspace, env, id) && !self.only_here(env, id, here);
-        let in_nacl =
-            index.types_by_adapter.iter().filter(|(a, _)| of_adapter(a)).flat_map(|(_, types)| types).map(|id| &**id);
-        for id in in_nacl.filter(known) {
-            out.item(id.to_string(), CompletionKind::Type, None, 3);
-        }
-        if let Some(state) = env_state(&self.db, self.workspace, env) {
-            let hidden = state.hidden_names().types.iter().filter(|(a, _)| of_adapter(a)).flat_map(|(_, types)| types);
-            for id in hidden {
-                out.item(id.to_string(), CompletionKind::Type, Some("hidden type (in state)".to_owned()), 4);
+        let nacl: Vec<&Vec<_>> = choices.nacl.iter().filter(|(a, _)| of_adapter(a)).map(|(_, types)| types).collect();
+        let hidden: Vec<&Vec<_>> =
+            choices.hidden.iter().filter(|(a, _)| of_adapter(a)).map(|(_, names)| names).collect();
+        out.items.reserve(nacl.iter().map(|l| l.len()).sum::<usize>() + hidden.iter().map(|l| l.len()).sum::<usize>());
+        for choice in nacl.into_iter().flatten() {
+            let maybe_only_here = here.is_some_and(|(file, _)| choice.only_file == Some(file));
+            if !maybe_only_here || !self.only_here(env, &choice.id, here) {
+                out.item(choice.name.clone(), CompletionKind::Type, None, 3);
             }
+        }
+        for name in hidden.into_iter().flatten() {
+            out.item(name.clone(), CompletionKind::Type, Some("hidden type (in state)".to_owned()), 4);
         }
     }
 
@@ -352,9 +355,10 @@ impl LoadedWorkspace {
     }
 
     fn instance_names(&self, env: Option<&str>, type_id: &ElemId, names: &names::ReferenceNames, out: &mut Collector) {
+        let index = crate::db::element_index(&self.db, self.workspace);
         for name in names.instances.get(type_id).into_iter().flatten() {
             let id = ElemId { id_type: IdType::Instance, name_parts: vec![name.clone()], ..type_id.clone() };
-            if element_exists(&self.db, self.workspace, env, &id) && !self.only_here(env, &id, out.here) {
+            if self.offered(index, env, &id, out.here) {
                 let detail = crate::elem_id::decode_nacl_case(name);
                 out.item(name.clone(), CompletionKind::Instance, detail, 0);
             }
@@ -366,14 +370,26 @@ impl LoadedWorkspace {
         }
     }
 
+    /// Whether completion offers an element: it exists in `env` and is not defined only by the
+    /// block being edited. One lookup in the index.
+    fn offered(
+        &self,
+        index: &ElementIndex,
+        env: Option<&str>,
+        id: &ElemId,
+        here: Option<(SourceFile, TextSize)>,
+    ) -> bool {
+        let Some(files) = index.files.get(id) else { return false };
+        let exists = files.iter().any(|(_, source)| Layout::is_active(source, env));
+        let maybe_only_here = here.is_some_and(|(file, _)| files.iter().all(|(f, _)| *f == file));
+        exists && (!maybe_only_here || !self.only_here(env, id, here))
+    }
+
     /// Whether the only definition of an element is the block being edited (a name being typed,
     /// or the element itself), which completing it would only echo.
     fn only_here(&self, env: Option<&str>, id: &ElemId, here: Option<(SourceFile, TextSize)>) -> bool {
         let Some((file, offset)) = here else { return false };
-        let index = crate::db::element_index(&self.db, self.workspace);
-        let only_this_file = index.files.get(id).is_some_and(|files| files.iter().all(|(f, _)| *f == file));
-        only_this_file
-            && crate::db::element_files(&self.db, self.workspace, env, id) == [file]
+        crate::db::element_files(&self.db, self.workspace, env, id) == [file]
             && crate::db::fragments_of(&self.db, file, id).iter().all(|f| f.range.contains_inclusive(offset))
     }
 
@@ -475,7 +491,7 @@ impl Collector {
 fn finish(items: Vec<CompletionItem>, typed: &str) -> Completions {
     // One item per label, the best ranked (the first pushed among equals).
     let mut kept: Vec<usize> = Vec::with_capacity(items.len());
-    let mut by_label: std::collections::HashMap<&str, usize> = std::collections::HashMap::with_capacity(items.len());
+    let mut by_label: NameMap<&str, usize> = NameMap::with_capacity_and_hasher(items.len(), Default::default());
     for (at, item) in items.iter().enumerate() {
         match by_label.entry(item.label.as_str()) {
             std::collections::hash_map::Entry::Occupied(seen) => {
@@ -511,6 +527,10 @@ fn finish(items: Vec<CompletionItem>, typed: &str) -> Completions {
 /// Whether the characters of `needle` (in lower case) appear in order in `haystack`, compared
 /// in lower case.
 fn is_subsequence_ignoring_case(needle: &str, haystack: &str) -> bool {
+    if needle.is_ascii() && haystack.is_ascii() {
+        let mut rest = haystack.bytes().map(|b| b.to_ascii_lowercase());
+        return needle.bytes().all(|c| rest.any(|h| h == c));
+    }
     let mut rest = haystack.chars().flat_map(char::to_lowercase);
     needle.chars().all(|c| rest.any(|h| h == c))
 }

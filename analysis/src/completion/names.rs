@@ -1,10 +1,13 @@
-//! The names references are completed from: adapters, instances by type, variables.
+//! The names references are completed from: adapters, instances by type, variables; and the
+//! type names of each environment.
 
 use crate::{
-    db::{Db, Workspace, element_index},
+    db::{Db, SourceFile, Workspace, element_index, env_state},
     elem_id::{ElemId, IdType},
+    hashing::NameMap,
+    layout::Layout,
 };
-use std::collections::HashMap;
+use std::{collections::HashMap, sync::Arc};
 
 /// The names of the workspace's elements, grouped for completing references segment by segment.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -40,4 +43,52 @@ pub(crate) fn reference_names(db: &dyn Db, workspace: Workspace) -> ReferenceNam
     names.variables.sort();
     names.instances.values_mut().for_each(|v| v.sort());
     names
+}
+
+/// A type defined in NaCl in an environment, as completion offers it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct TypeChoice {
+    /// Its ID.
+    pub id: Arc<ElemId>,
+    /// Its full name.
+    pub name: String,
+    /// The file defining it, when only one file does: there, the block being edited may be its
+    /// only definition.
+    pub only_file: Option<SourceFile>,
+}
+
+/// The type names completion offers in one environment, by adapter.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(crate) struct TypeChoices {
+    /// The types defined in NaCl.
+    pub nacl: NameMap<String, Vec<TypeChoice>>,
+    /// The full names of the types only the environment's state has.
+    pub hidden: NameMap<String, Vec<String>>,
+}
+
+/// The type names of an environment, kept between keystrokes: recomputed only when the element
+/// index or the state changes, so that completing a type name does not look up and format
+/// every type of the workspace again.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn type_choices(db: &dyn Db, workspace: Workspace, env: Option<String>) -> TypeChoices {
+    let env = env.as_deref();
+    let index = element_index(db, workspace);
+    let mut choices = TypeChoices::default();
+    for (adapter, types) in &index.types_by_adapter {
+        let offered = types.iter().filter_map(|id| {
+            let files = index.files.get(&**id)?;
+            files.iter().any(|(_, source)| Layout::is_active(source, env)).then(|| {
+                let first = files.first().map(|(file, _)| *file);
+                let only_file = first.filter(|&first| files.iter().all(|(file, _)| *file == first));
+                TypeChoice { id: id.clone(), name: id.full_name(), only_file }
+            })
+        });
+        choices.nacl.insert(adapter.clone(), offered.collect());
+    }
+    if let Some(state) = env_state(db, workspace, env) {
+        for (adapter, types) in &state.hidden_names().types {
+            choices.hidden.insert(adapter.clone(), types.iter().map(ElemId::full_name).collect());
+        }
+    }
+    choices
 }
