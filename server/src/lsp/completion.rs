@@ -13,11 +13,15 @@ pub fn completion(snapshot: &Snapshot, position: Position, snippets: bool) -> Op
     let (document, workspace) = (snapshot.document.as_ref()?, snapshot.workspace.as_ref()?);
     let lines = document.lines(snapshot.encoding);
     let found = nacl_analysis::ide::completions(workspace, &document.path, lines.offset(position));
-    let items = found.items.iter().map(|item| completion_item(item, lines, snippets)).collect();
+    // Items come sorted by rank, then label. When all share one rank, clients sorting by label
+    // (the default without a sort text) get the same order: sort texts would only lengthen
+    // the answer (hundreds of items as the user types an element ID).
+    let ranked = found.items.first().is_some_and(|first| found.items.iter().any(|item| item.rank != first.rank));
+    let items = found.items.iter().map(|item| completion_item(item, lines, snippets, ranked)).collect();
     Some(CompletionList { is_incomplete: found.incomplete, items })
 }
 
-fn completion_item(item: &Item, lines: Lines<'_>, snippets: bool) -> CompletionItem {
+fn completion_item(item: &Item, lines: Lines<'_>, snippets: bool, ranked: bool) -> CompletionItem {
     let snippet = item.snippet && snippets;
     let new_text = if item.snippet && !snippets { snippet_text(&item.insert) } else { item.insert.clone() };
     let multiline = new_text.contains('\n');
@@ -29,9 +33,10 @@ fn completion_item(item: &Item, lines: Lines<'_>, snippets: bool) -> CompletionI
             Documentation::MarkupContent(MarkupContent { kind: MarkupKind::Markdown, value: value.clone() })
         }),
         // Ranks first, then labels.
-        sort_text: Some(format!("{:02}{}", item.rank, item.label)),
+        sort_text: ranked.then(|| format!("{:02}{}", item.rank, item.label)),
         text_edit: Some(CompletionTextEdit::Edit(TextEdit { range: lines.range(item.range), new_text })),
-        insert_text_format: Some(if snippet { InsertTextFormat::SNIPPET } else { InsertTextFormat::PLAIN_TEXT }),
+        // Plain text is the protocol's default.
+        insert_text_format: snippet.then_some(InsertTextFormat::SNIPPET),
         insert_text_mode: multiline.then_some(InsertTextMode::ADJUST_INDENTATION),
         ..CompletionItem::default()
     }
