@@ -287,11 +287,9 @@ impl LoadedWorkspace {
                 }
             }
             [adapter] => {
-                let index = crate::db::element_index(&self.db, self.workspace);
-                for id in index.types_by_adapter.get(*adapter).into_iter().flatten() {
-                    if element_exists(&self.db, self.workspace, env, id) {
-                        out.item(id.type_name.clone(), CompletionKind::Type, None, 0);
-                    }
+                let choices = names::type_choices(&self.db, self.workspace, env.map(str::to_owned));
+                for choice in choices.nacl.get(*adapter).into_iter().flatten() {
+                    out.item(choice.id.type_name.clone(), CompletionKind::Type, None, 0);
                 }
                 if let Some(state) = env_state(&self.db, self.workspace, env) {
                     for id in state.hidden_names().types.get(*adapter).into_iter().flatten() {
