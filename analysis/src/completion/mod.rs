@@ -572,7 +572,7 @@ pub fn snippet_text(snippet: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{CompletionItem, CompletionKind, LIMIT, finish, snippet_text};
+    use super::{CompletionItem, CompletionKind, LIMIT, finish, is_subsequence_ignoring_case, snippet_text};
     use proptest::prelude::*;
 
     /// What `finish` answers, written the plain way: sort by label and rank, keep each label's
@@ -595,6 +595,13 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn the_subsequence_test_lowercases_characters(needle in "[ab.é]{0,4}", haystack in "[aAbB.éÉ]{0,10}") {
+            let mut rest = haystack.chars().flat_map(char::to_lowercase);
+            let by_characters = needle.chars().all(|c| rest.any(|h| h == c));
+            prop_assert_eq!(is_subsequence_ignoring_case(&needle, &haystack), by_characters);
+        }
+
         #[test]
         fn finish_keeps_the_best_of_each_label_in_order(
             labels in proptest::collection::vec(("[abAB]{1,6}", 0u8..4), 0..1500),
