@@ -103,9 +103,10 @@ impl Client {
 
     /// Sends a request and waits for its successful answer.
     pub fn request(&mut self, method: &str, params: Value) -> Value {
-        let response = self.respond(method, params);
+        let mut response = self.respond(method, params);
         assert!(response.get("error").is_none(), "{method} failed: {response}");
-        response["result"].clone()
+        // Moved out, not copied: the benchmarks time requests through this client.
+        response["result"].take()
     }
 
     /// Sends a request and returns the whole response, an error or a result.
