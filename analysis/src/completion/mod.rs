@@ -3,9 +3,9 @@
 //! `_restriction` values, `""`/`[]`/`{}` snippets); element IDs segment by segment, in
 //! references and `${ }` templates; `file("...")` paths from the static-resources folders.
 //!
-//! Everything comes from memoized queries (type summaries, the element index, the state's
-//! hidden names) and the file's syntax tree: nothing proportional to the workspace is computed
-//! per request.
+//! Everything comes from memoized queries (type summaries, the element index, the type names of
+//! each environment, the state's hidden names) and the file's syntax tree: nothing proportional to
+//! the workspace is computed per request.
 
 mod context;
 pub(crate) mod names;
