@@ -343,7 +343,19 @@ pub fn element_conflicts<'db>(
 
 /// Whether an element exists in an environment.
 pub fn element_exists(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &ElemId) -> bool {
-    element_index(db, workspace).files.get(id).is_some_and(|files| files.iter().any(|(_, s)| Layout::is_active(s, env)))
+    element_index(db, workspace).files.get(id).is_some_and(|files| defined_in(files, env))
+}
+
+/// Whether an element whose files (an entry of [`ElementIndex::files`]) are `files` is defined in
+/// an environment: one of them is active there.
+pub fn defined_in(files: &[(SourceFile, Source)], env: Option<&str>) -> bool {
+    files.iter().any(|(_, source)| Layout::is_active(source, env))
+}
+
+/// The file defining an element, when only one file does (`files` as in [`defined_in`]).
+pub fn only_file(files: &[(SourceFile, Source)]) -> Option<SourceFile> {
+    let (first, _) = files.first()?;
+    files.iter().all(|(file, _)| file == first).then_some(*first)
 }
 
 /// The state of an environment, when it has one.

@@ -443,7 +443,7 @@ impl LoadedWorkspace {
         let mut by_adapter: std::collections::BTreeMap<&str, (usize, std::collections::BTreeSet<&str>)> =
             Default::default();
         for (id, files) in &index.files {
-            let active = files.iter().any(|(_, s)| Layout::is_active(s, env.as_deref()));
+            let active = crate::db::defined_in(files, env.as_deref());
             if id.id_type != crate::elem_id::IdType::Instance
                 || id.type_name == crate::elem_id::CONFIG_NAME
                 || !active

@@ -13,10 +13,9 @@ pub(crate) mod shapes;
 
 use crate::{
     builtins::{CORE_ANNOTATIONS, CoreAnnotation},
-    db::{ElementIndex, SourceFile, element_exists, env_state},
+    db::{ElementIndex, SourceFile, defined_in, element_exists, env_state, only_file},
     elem_id::{BUILTIN_TYPES, ElemId, IdType, VARIABLES_NAMESPACE},
     hashing::NameMap,
-    layout::Layout,
     workspace::LoadedWorkspace,
 };
 use context::{Context, CursorContext, Place};
@@ -148,8 +147,7 @@ impl LoadedWorkspace {
             choices.hidden.iter().filter(|(a, _)| of_adapter(a)).map(|(_, names)| names).collect();
         out.items.reserve(nacl.iter().map(|l| l.len()).sum::<usize>() + hidden.iter().map(|l| l.len()).sum::<usize>());
         for choice in nacl.into_iter().flatten() {
-            let maybe_only_here = here.is_some_and(|(file, _)| choice.only_file == Some(file));
-            if !maybe_only_here || !self.only_here(env, &choice.id, here) {
+            if !self.only_here_if_in(choice.only_file, env, &choice.id, here) {
                 out.item(choice.name.clone(), CompletionKind::Type, None, 3);
             }
         }
@@ -378,15 +376,20 @@ impl LoadedWorkspace {
         here: Option<(SourceFile, TextSize)>,
     ) -> bool {
         let Some(files) = index.files.get(id) else { return false };
-        let exists = files.iter().any(|(_, source)| Layout::is_active(source, env));
-        let maybe_only_here = here.is_some_and(|(file, _)| files.iter().all(|(f, _)| *f == file));
-        exists && (!maybe_only_here || !self.only_here(env, id, here))
+        defined_in(files, env) && !self.only_here_if_in(only_file(files), env, id, here)
     }
 
     /// Whether the only definition of an element is the block being edited (a name being typed,
-    /// or the element itself), which completing it would only echo.
-    fn only_here(&self, env: Option<&str>, id: &ElemId, here: Option<(SourceFile, TextSize)>) -> bool {
-        let Some((file, offset)) = here else { return false };
+    /// or the element itself), which completing it would only echo. `only_file` is the element's
+    /// only defining file, if it has one ([`only_file`]): elsewhere nothing more is read.
+    fn only_here_if_in(
+        &self,
+        only_file: Option<SourceFile>,
+        env: Option<&str>,
+        id: &ElemId,
+        here: Option<(SourceFile, TextSize)>,
+    ) -> bool {
+        let Some((file, offset)) = here.filter(|(file, _)| only_file == Some(*file)) else { return false };
         crate::db::element_files(&self.db, self.workspace, env, id) == [file]
             && crate::db::fragments_of(&self.db, file, id).iter().all(|f| f.range.contains_inclusive(offset))
     }

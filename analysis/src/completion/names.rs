@@ -2,10 +2,9 @@
 //! type names of each environment.
 
 use crate::{
-    db::{Db, SourceFile, Workspace, element_index, env_state},
+    db::{Db, SourceFile, Workspace, defined_in, element_index, env_state, only_file},
     elem_id::{ElemId, IdType},
     hashing::NameMap,
-    layout::Layout,
 };
 use std::{collections::HashMap, sync::Arc};
 
@@ -77,10 +76,10 @@ pub(crate) fn type_choices(db: &dyn Db, workspace: Workspace, env: Option<String
     for (adapter, types) in &index.types_by_adapter {
         let offered = types.iter().filter_map(|id| {
             let files = index.files.get(&**id)?;
-            files.iter().any(|(_, source)| Layout::is_active(source, env)).then(|| {
-                let first = files.first().map(|(file, _)| *file);
-                let only_file = first.filter(|&first| files.iter().all(|(file, _)| *file == first));
-                TypeChoice { id: id.clone(), name: id.full_name(), only_file }
+            defined_in(files, env).then(|| TypeChoice {
+                id: id.clone(),
+                name: id.full_name(),
+                only_file: only_file(files),
             })
         });
         choices.nacl.insert(adapter.clone(), offered.collect());
