@@ -117,8 +117,7 @@ fn conflicts(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: SourceF
         if only_here {
             continue;
         }
-        let conflicts =
-            element_conflicts(db, workspace, ElementKey::new(db, env.map(str::to_owned), fragment.id.clone()));
+        let conflicts = element_conflicts(db, workspace, ElementKey::new(db, env.map(str::to_owned), &fragment.id));
         for conflict in conflicts {
             for (at, &(location_file, range)) in conflict.locations.iter().enumerate() {
                 if location_file != file {
@@ -160,12 +159,18 @@ fn references(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: Source
                 return;
             }
         };
-        let (top, _) = id.top_level();
+        let nested;
+        let top = if id.is_top_level() {
+            &id
+        } else {
+            nested = id.top_level().0;
+            &nested
+        };
         let builtin = top.adapter.is_empty()
             && (BUILTIN_TYPES.contains(&top.type_name.as_str()) || is_container_name(&top.type_name));
         let in_state = match state.filter(|s| s.has_account(&top.adapter)) {
             // Salto merges hidden state elements whole.
-            Some(state) => state.hidden_element(&top).is_some(),
+            Some(state) => state.hidden_element(top).is_some(),
             // Without state, types of adapters that keep their types out of NaCl are assumed
             // to live in the state files.
             None => top.id_type == IdType::Type && !index.adapter_has_types(&top.adapter),
@@ -173,7 +178,7 @@ fn references(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: Source
         if builtin || in_state {
             return;
         }
-        if element_exists(db, workspace, env, &top) {
+        if element_exists(db, workspace, env, top) {
             if id.is_top_level() && id.id_type != IdType::Var {
                 return;
             }

@@ -113,43 +113,61 @@ impl ElemId {
         if is_container_name(full) {
             return Ok(ElemId::type_id("", full));
         }
-        let parts: Vec<&str> = full.split(SEPARATOR).collect();
         let illegal = |reason: String| IllegalId(format!("Cannot create ID {full} - {reason}"));
-        if parts.iter().any(|p| p.is_empty()) {
+        // A part is empty when the name is, when it ends with a dot, or when a dot ends a part
+        // that has not started (a dot first, or right after another).
+        let dot = SEPARATOR as u8;
+        let bytes = full.as_bytes();
+        let empty_before_a_dot =
+            memchr::memchr_iter(dot, bytes).try_fold(0, |part_start, at| (at > part_start).then_some(at + 1)).is_none();
+        if bytes.is_empty() || bytes.last() == Some(&dot) || empty_before_a_dot {
             return Err(illegal("empty name part".to_owned()));
         }
+        let (first, rest) = split_first_part(full);
+        let (second, rest) = rest.map_or((None, None), |rest| {
+            let (second, rest) = split_first_part(rest);
+            (Some(second), rest)
+        });
+        let (kind, mut rest) = rest.map_or((None, None), |rest| {
+            let (kind, rest) = split_first_part(rest);
+            (Some(kind), rest)
+        });
         // `<` and `>` belong to container names (`List<...>`): an adapter or type named with them
         // would render as a container name.
-        if parts.iter().take(2).any(|p| p.contains(['<', '>'])) {
+        if [Some(first), second].into_iter().flatten().any(|p| p.bytes().any(|b| b == b'<' || b == b'>')) {
             return Err(illegal("`<` and `>` only appear in container types such as `List<...>`".to_owned()));
         }
-        match parts.as_slice() {
-            [single] if BUILTIN_TYPES.contains(single) => Ok(ElemId::type_id("", single)),
-            [adapter] => Ok(ElemId::type_id(adapter, CONFIG_NAME)),
-            [VARIABLES_NAMESPACE, name] => Ok(ElemId {
+        match (first, second, kind) {
+            (single, None, _) if BUILTIN_TYPES.contains(&single) => Ok(ElemId::type_id("", single)),
+            (adapter, None, _) => Ok(ElemId::type_id(adapter, CONFIG_NAME)),
+            (VARIABLES_NAMESPACE, Some(name), None) => Ok(ElemId {
                 adapter: VARIABLES_NAMESPACE.to_owned(),
-                type_name: (*name).to_owned(),
+                type_name: name.to_owned(),
                 id_type: IdType::Var,
                 name_parts: Vec::new(),
             }),
-            [VARIABLES_NAMESPACE, ..] => Err(illegal("variables cannot have nested IDs".to_owned())),
-            [adapter, type_name] => Ok(ElemId::type_id(adapter, type_name)),
-            [adapter, type_name, kind, rest @ ..] => {
+            (VARIABLES_NAMESPACE, Some(_), Some(_)) => Err(illegal("variables cannot have nested IDs".to_owned())),
+            (adapter, Some(type_name), None) => Ok(ElemId::type_id(adapter, type_name)),
+            (adapter, Some(type_name), Some(kind)) => {
                 let id_type = IdType::parse(kind).ok_or_else(|| illegal(format!("Invalid ID type {kind}")))?;
                 // Variables live in their own namespace: `var.<name>`, never `<adapter>.<type>.var...`.
                 if id_type == IdType::Var {
                     return Err(illegal("variables are written `var.<name>`".to_owned()));
                 }
-                let mut name_parts: Vec<String> = rest.iter().map(|p| (*p).to_owned()).collect();
+                let mut name_parts = Vec::new();
+                while let Some(text) = rest {
+                    let (part, after) = split_first_part(text);
+                    name_parts.push(part.to_owned());
+                    rest = after;
+                }
                 if id_type == IdType::Instance && name_parts.is_empty() {
                     name_parts.push(CONFIG_NAME.to_owned());
                 }
                 if matches!(id_type, IdType::Field | IdType::Annotation | IdType::Attr) && name_parts.is_empty() {
                     return Err(illegal(format!("{} IDs need a name", id_type.as_str())));
                 }
-                Ok(ElemId { adapter: (*adapter).to_owned(), type_name: (*type_name).to_owned(), id_type, name_parts })
+                Ok(ElemId { adapter: adapter.to_owned(), type_name: type_name.to_owned(), id_type, name_parts })
             }
-            [] => Err(illegal("empty ID".to_owned())),
         }
     }
 
@@ -236,6 +254,15 @@ impl fmt::Display for ElemId {
             f.write_str(part)?;
         }
         Ok(())
+    }
+}
+
+/// The text of `text` before its first separator, and the text after that separator (`None`
+/// when it has none).
+fn split_first_part(text: &str) -> (&str, Option<&str>) {
+    match memchr::memchr(SEPARATOR as u8, text.as_bytes()) {
+        Some(at) => (&text[..at], Some(&text[at + 1..])),
+        None => (text, None),
     }
 }
 
@@ -343,6 +370,60 @@ mod tests {
             }
             proptest::prop_assert_eq!(id.to_string(), parts.join("."));
             proptest::prop_assert_eq!(id.full_name(), parts.join("."));
+        }
+
+        /// Parsing agrees with Salto's rules written part by part ([`parse_by_parts`]): the same
+        /// ID, or the same error, for names made of the words that decide them.
+        #[test]
+        fn parse_agrees_with_the_rules_part_by_part(
+            words in proptest::collection::vec(
+                "(|a|var|instance|field|attr|annotation|type|string|_config|x<y|List<a>|a>)", 0..6),
+        ) {
+            let full = words.join(".");
+            proptest::prop_assert_eq!(ElemId::parse(&full), parse_by_parts(&full));
+        }
+    }
+
+    /// Salto's `ElemID.fromFullName` as the rules are written: split the name into its parts, then
+    /// decide on the list of parts (the oracle [`ElemId::parse`] is held to).
+    fn parse_by_parts(full: &str) -> Result<ElemId, IllegalId> {
+        if is_container_name(full) {
+            return Ok(ElemId::type_id("", full));
+        }
+        let parts: Vec<&str> = full.split(SEPARATOR).collect();
+        let illegal = |reason: String| IllegalId(format!("Cannot create ID {full} - {reason}"));
+        if parts.iter().any(|p| p.is_empty()) {
+            return Err(illegal("empty name part".to_owned()));
+        }
+        if parts.iter().take(2).any(|p| p.contains(['<', '>'])) {
+            return Err(illegal("`<` and `>` only appear in container types such as `List<...>`".to_owned()));
+        }
+        match parts.as_slice() {
+            [single] if BUILTIN_TYPES.contains(single) => Ok(ElemId::type_id("", single)),
+            [adapter] => Ok(ElemId::type_id(adapter, CONFIG_NAME)),
+            [VARIABLES_NAMESPACE, name] => Ok(ElemId {
+                adapter: VARIABLES_NAMESPACE.to_owned(),
+                type_name: (*name).to_owned(),
+                id_type: IdType::Var,
+                name_parts: Vec::new(),
+            }),
+            [VARIABLES_NAMESPACE, ..] => Err(illegal("variables cannot have nested IDs".to_owned())),
+            [adapter, type_name] => Ok(ElemId::type_id(adapter, type_name)),
+            [adapter, type_name, kind, rest @ ..] => {
+                let id_type = IdType::parse(kind).ok_or_else(|| illegal(format!("Invalid ID type {kind}")))?;
+                if id_type == IdType::Var {
+                    return Err(illegal("variables are written `var.<name>`".to_owned()));
+                }
+                let mut name_parts: Vec<String> = rest.iter().map(|p| (*p).to_owned()).collect();
+                if id_type == IdType::Instance && name_parts.is_empty() {
+                    name_parts.push(CONFIG_NAME.to_owned());
+                }
+                if matches!(id_type, IdType::Field | IdType::Annotation | IdType::Attr) && name_parts.is_empty() {
+                    return Err(illegal(format!("{} IDs need a name", id_type.as_str())));
+                }
+                Ok(ElemId { adapter: (*adapter).to_owned(), type_name: (*type_name).to_owned(), id_type, name_parts })
+            }
+            [] => Err(illegal("empty ID".to_owned())),
         }
     }
 

@@ -50,7 +50,7 @@ pub(crate) fn instances(
             continue;
         }
         let Some(info) = checker.type_info(&type_id) else {
-            let key = ElementKey::new(db, env.map(str::to_owned), type_id.clone());
+            let key = ElementKey::new(db, env.map(str::to_owned), &type_id);
             missing_type(db, workspace, env, fragment, &type_id, key, out);
             continue;
         };
@@ -252,7 +252,7 @@ impl<'a> Checker<'a> {
 
     /// The summary of the type `id` in the checker's environment.
     fn type_info(&self, id: &ElemId) -> Option<&'a TypeInfo> {
-        let key = ElementKey::new(self.db, self.env.map(str::to_owned), id.clone());
+        let key = ElementKey::new(self.db, self.env.map(str::to_owned), id);
         type_info(self.db, self.workspace, key).as_ref()
     }
 
