@@ -7,8 +7,9 @@
 //! path, length and content hash (the text is still read: reading is cheap, parsing is not).
 //! Long text written as-is in a file is stored as its place in the file's text
 //! ([`crate::fragments::stored_text`]), so the cache holds little of the workspace's text twice,
-//! and the results read back share the file's text as freshly parsed ones do. A file's results are
-//! decoded only when the file is found unchanged, on all cores.
+//! and the results read back share the file's text as freshly parsed ones do; a file's other
+//! texts are stored once each in a table beside its results. A file's results are decoded only
+//! when the file is found unchanged, on all cores.
 //!
 //! Nothing in a cache file is trusted: it is read only if it is a regular file under a size cap,
 //! starts with this format's magic and the running build's identity, and its payload matches its
@@ -32,7 +33,7 @@ use std::{
 /// The first bytes of a cache file.
 const MAGIC: &[u8; 8] = b"naclls\x00\x01";
 /// What wrote a cache: results of another version may differ, so its caches are not read.
-const VERSION: &str = concat!(env!("CARGO_PKG_NAME"), " ", env!("CARGO_PKG_VERSION"), " cache 2");
+const VERSION: &str = concat!(env!("CARGO_PKG_NAME"), " ", env!("CARGO_PKG_VERSION"), " cache 3");
 
 /// The version and the build of the program running: a cache written by another build (whose
 /// results may be computed differently) is not read.
@@ -70,12 +71,13 @@ struct StoredHeader<'a> {
     /// The text's length and hash.
     len: u64,
     hash: u64,
-    /// The length of the stored results that follow.
+    /// The length of what follows: the file's table of texts, then its stored results.
     results: u64,
 }
 
 /// One file's results as stored (written from borrowed results, read into owned ones, with
-/// [`stored_text::with_source`] set to the file's text both times).
+/// [`stored_text::writing`] and [`stored_text::reading`] set to the file's text). They follow
+/// the table of texts they refer to.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct StoredResults<'a> {
     #[serde(borrow)]
@@ -84,11 +86,12 @@ struct StoredResults<'a> {
 }
 
 /// The cached results of one workspace: the cache file's bytes, and where each file's results
-/// are in them, by path.
+/// are in them, by path relative to the workspace's root.
 #[derive(Default)]
 pub struct Cache {
+    root: PathBuf,
     bytes: Vec<u8>,
-    files: crate::hashing::NameMap<PathBuf, Entry>,
+    files: crate::hashing::NameMap<Box<str>, Entry>,
 }
 
 /// A file's entry in a cache: its text's length and hash, and where its results are stored.
@@ -148,12 +151,14 @@ impl Cache {
     /// The results cached for the file at `path` if its text is `text` (`None` as well when
     /// they cannot be decoded).
     pub fn get(&self, path: &Path, text: &Text) -> Option<FileFragments> {
-        let entry = self.files.get(path)?;
+        let entry = self.files.get(files::strip_base(path, &self.root)?.to_str()?)?;
         if entry.len != text.len() as u64 || entry.hash != text_hash(text) {
             return None;
         }
         let bytes = self.bytes.get(entry.results.clone())?;
-        let stored: StoredResults<'_> = stored_text::with_source(text, || postcard::from_bytes(bytes).ok())?;
+        // The table is checked to be UTF-8 once here, and its texts are slices of it.
+        let (table, bytes) = postcard::take_from_bytes::<&str>(bytes).ok()?;
+        let stored: StoredResults<'_> = stored_text::reading(text, table, || postcard::from_bytes(bytes).ok())?;
         let errors: Option<Vec<SyntaxError>> = stored
             .errors
             .into_iter()
@@ -179,18 +184,20 @@ fn read(file: &Path, root: &Path) -> Option<Cache> {
         return None;
     }
     let start = bytes.as_ptr().addr();
-    let mut files = crate::hashing::NameMap::default();
-    for mut chunk in chunks(payload)? {
+    let chunks = chunks(payload)?;
+    // Every chunk but the last holds `CHUNK` files: the map is made at its size once.
+    let mut files = crate::hashing::NameMap::with_capacity_and_hasher(chunks.len() * CHUNK, Default::default());
+    for mut chunk in chunks {
         while !chunk.is_empty() {
             let (header, rest) = postcard::take_from_bytes::<StoredHeader<'_>>(chunk).ok()?;
             let len = usize::try_from(header.results).ok().filter(|&len| len <= rest.len())?;
             let (results, rest) = rest.split_at(len);
             let at = results.as_ptr().addr() - start;
-            files.insert(root.join(header.path), Entry { len: header.len, hash: header.hash, results: at..at + len });
+            files.insert(header.path.into(), Entry { len: header.len, hash: header.hash, results: at..at + len });
             chunk = rest;
         }
     }
-    Some(Cache { bytes, files })
+    Some(Cache { root: root.to_path_buf(), bytes, files })
 }
 
 /// Splits a payload into its chunks: each a little-endian `u64` length, then that many bytes.
@@ -218,7 +225,7 @@ pub fn save<'a>(folder: &Path, root: &Path, files: &[(&'a Path, &'a Text, &'a Fi
         .map(|chunk| {
             let mut out = Vec::new();
             for (path, text, results) in chunk {
-                let Some(path) = path.strip_prefix(root).ok().and_then(Path::to_str) else { continue };
+                let Some(path) = files::strip_base(path, root).and_then(Path::to_str) else { continue };
                 let stored = StoredResults {
                     errors: results
                         .syntax_errors
@@ -231,11 +238,13 @@ pub fn save<'a>(folder: &Path, root: &Path, files: &[(&'a Path, &'a Text, &'a Fi
                         .collect(),
                     fragments: std::borrow::Cow::Borrowed(&results.fragments),
                 };
-                let stored =
-                    stored_text::with_source(text, || postcard::to_allocvec(&stored)).map_err(io::Error::other)?;
-                let header =
-                    StoredHeader { path, len: text.len() as u64, hash: text_hash(text), results: stored.len() as u64 };
+                let (stored, table) = stored_text::writing(text, || postcard::to_allocvec(&stored));
+                let stored = stored.map_err(io::Error::other)?;
+                let table = postcard::to_allocvec(&table).map_err(io::Error::other)?;
+                let results = (table.len() + stored.len()) as u64;
+                let header = StoredHeader { path, len: text.len() as u64, hash: text_hash(text), results };
                 out.extend(postcard::to_allocvec(&header).map_err(io::Error::other)?);
+                out.extend(table);
                 out.extend(stored);
             }
             Ok(out)
@@ -391,6 +400,20 @@ mod tests {
         assert!(matches!(&values[0].value.kind, ValueKind::String(s) if in_text(s)));
         assert!(matches!(&values[1].value.kind, ValueKind::String(s) if !in_text(s)));
         assert_eq!(read, results(LONG));
+    }
+
+    #[test]
+    fn a_files_short_texts_are_stored_once_in_its_table() {
+        let (root, folder) = workspace("table");
+        let text = "salto.t i {\n  shortkey = \"word\"\n  o = {\n    shortkey = \"word\"\n  }\n  l = [{ shortkey = \"word\" }]\n}\n";
+        let path = root.join("t.nacl");
+        let written = results(text);
+        save(&folder, &root, &[(path.as_path(), &Text::from(text), &written)]).expect("save");
+        let stored = std::fs::read(file_of(&folder, &root).expect("a cache file")).expect("read");
+        let count = |needle: &str| stored.windows(needle.len()).filter(|w| *w == needle.as_bytes()).count();
+        assert_eq!(count("shortkey"), 1);
+        assert_eq!(count("word"), 1);
+        assert_eq!(get(&Cache::load(&folder, &root), &path, text), Some(written));
     }
 
     #[test]

@@ -27,6 +27,7 @@ pub struct Value {
     /// What the value is.
     pub kind: ValueKind,
     /// Where it is written.
+    #[serde(with = "stored_range")]
     pub range: TextRange,
 }
 
@@ -80,6 +81,7 @@ pub struct Reference {
     #[serde(with = "stored_text")]
     pub text: Text,
     /// Where the ID is written.
+    #[serde(with = "stored_range")]
     pub range: TextRange,
 }
 
@@ -90,6 +92,7 @@ pub struct Entry {
     #[serde(with = "stored_text")]
     pub key: Text,
     /// Where the key is written.
+    #[serde(with = "stored_range")]
     pub key_range: TextRange,
     /// The value.
     pub value: Value,
@@ -148,10 +151,13 @@ pub struct FieldDef {
     #[serde(with = "stored_text")]
     pub type_name: Text,
     /// The whole block.
+    #[serde(with = "stored_range")]
     pub range: TextRange,
     /// The name label.
+    #[serde(with = "stored_range")]
     pub name_range: TextRange,
     /// The type label.
+    #[serde(with = "stored_range")]
     pub type_range: TextRange,
     /// The field's annotation values.
     pub annotations: Vec<Entry>,
@@ -165,8 +171,10 @@ pub struct Fragment {
     /// What it defines.
     pub kind: FragmentKind,
     /// The whole block (for a variable: its `name = value`).
+    #[serde(with = "stored_range")]
     pub range: TextRange,
     /// The header labels (for a variable: its name).
+    #[serde(with = "stored_range")]
     pub header_range: TextRange,
     /// For instances, the type label.
     pub type_range: Option<TextRange>,
@@ -519,32 +527,70 @@ impl Reader {
 const INLINE_TEXT: usize = Text::inline_capacity();
 
 /// How fragments store their texts (in the persistent cache): long text that is a slice of the
-/// file's text as its place in that text, which is read anyway; anything else as itself. The
-/// file's text is set with [`stored_text::with_source`] around writing or reading its results;
-/// without it every text is stored as itself.
+/// file's text as its place in that text, which is read anyway; any other text as its place in
+/// a table of the file's other texts, written once beside its results (so that reading checks
+/// that the table is UTF-8 once, not every short text on its own). The file's text is set with
+/// [`stored_text::writing`] and [`stored_text::reading`] around writing or reading its results;
+/// without them every text is stored as itself.
 pub mod stored_text {
     use super::{INLINE_TEXT, Text};
+    use crate::hashing::NameMap;
     use serde::{Deserialize, Serialize, de::Error};
     use std::{borrow::Cow, cell::RefCell};
 
-    thread_local! {
-        /// The text of the file whose results this thread is writing or reading.
-        static SOURCE: RefCell<Option<Text>> = const { RefCell::new(None) };
+    /// What texts of one file's results are stored against.
+    struct Context {
+        /// The file's text.
+        source: Text,
+        /// The table of its other texts.
+        table: Table,
     }
 
-    /// Runs `f` with `source` as the file text that texts are stored as places in (the previous
-    /// one is restored afterwards, also when `f` panics).
-    pub fn with_source<R>(source: &Text, f: impl FnOnce() -> R) -> R {
-        /// Puts the previous source back when dropped.
-        struct Restore(Option<Text>);
+    /// The table of a file's texts that are not slices of its text.
+    enum Table {
+        /// Being written: the table, and where each text already in it starts.
+        Writing { text: String, starts: NameMap<Box<str>, u32> },
+        /// Being read.
+        Reading(String),
+    }
+
+    thread_local! {
+        /// What the file whose results this thread is writing or reading stores texts against.
+        static CONTEXT: RefCell<Option<Context>> = const { RefCell::new(None) };
+    }
+
+    /// Runs `f` with `context` set (the previous one is restored afterwards, also when `f`
+    /// panics), and gives back `f`'s result and the context it leaves.
+    fn with_context<R>(context: Context, f: impl FnOnce() -> R) -> (R, Option<Context>) {
+        /// Puts the previous context back when dropped.
+        struct Restore(Option<Context>);
         impl Drop for Restore {
             fn drop(&mut self) {
                 let previous = self.0.take();
-                SOURCE.with(|s| *s.borrow_mut() = previous);
+                CONTEXT.with(|c| *c.borrow_mut() = previous);
             }
         }
-        let _restore = Restore(SOURCE.with(|s| s.replace(Some(source.clone()))));
-        f()
+        let _restore = Restore(CONTEXT.with(|c| c.replace(Some(context))));
+        let result = f();
+        (result, CONTEXT.with(|c| c.borrow_mut().take()))
+    }
+
+    /// Runs `f`, which writes the results of the file whose text is `source`, and gives back
+    /// its result and the table of texts those results refer to.
+    pub fn writing<R>(source: &Text, f: impl FnOnce() -> R) -> (R, String) {
+        let table = Table::Writing { text: String::new(), starts: NameMap::default() };
+        let (result, context) = with_context(Context { source: source.clone(), table }, f);
+        let table = match context.map(|c| c.table) {
+            Some(Table::Writing { text, .. }) => text,
+            _ => String::new(),
+        };
+        (result, table)
+    }
+
+    /// Runs `f`, which reads the results of the file whose text is `source`, written with
+    /// `table` as their table of texts.
+    pub fn reading<R>(source: &Text, table: &str, f: impl FnOnce() -> R) -> R {
+        with_context(Context { source: source.clone(), table: Table::Reading(table.to_owned()) }, f).0
     }
 
     /// A text as stored.
@@ -554,6 +600,8 @@ pub mod stored_text {
         Own(#[serde(borrow)] Cow<'a, str>),
         /// Where it is in the file's text: its start and length in bytes.
         At(u32, u32),
+        /// Where it is in the file's table of texts: its start and length in bytes.
+        Listed(u32, u32),
     }
 
     /// Where `text` lies in `source`, when it is a slice of it.
@@ -563,30 +611,72 @@ pub mod stored_text {
         (end <= source.len()).then_some((u32::try_from(start).ok()?, u32::try_from(text.len()).ok()?))
     }
 
-    /// Writes a text: its place in the file's text when it is a long slice of it.
-    pub fn serialize<S: serde::Serializer>(text: &Text, serializer: S) -> Result<S::Ok, S::Error> {
-        let place = (text.len() > INLINE_TEXT)
-            .then(|| SOURCE.with(|s| s.borrow().as_ref().and_then(|source| place_in(source, text))))
-            .flatten();
-        match place {
-            Some((start, len)) => Stored::At(start, len),
-            None => Stored::Own(Cow::Borrowed(text)),
+    /// Where `text` is in the table being written, added to it when it is not there yet.
+    fn listed(table: &mut String, starts: &mut NameMap<Box<str>, u32>, text: &str) -> Option<(u32, u32)> {
+        let len = u32::try_from(text.len()).ok()?;
+        if let Some(&start) = starts.get(text) {
+            return Some((start, len));
         }
-        .serialize(serializer)
+        let start = u32::try_from(table.len()).ok()?;
+        table.push_str(text);
+        starts.insert(text.into(), start);
+        Some((start, len))
     }
 
-    /// Reads a text: a place is taken from the file's text, and must lie in it.
-    pub fn deserialize<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Text, D::Error> {
-        match Stored::deserialize(deserializer)? {
-            Stored::Own(text) => Ok(Text::from(&*text)),
-            Stored::At(start, len) => {
-                let (start, len) = (start as usize, len as usize);
-                let slice = |source: &Text| source.try_slice(start..start.checked_add(len)?).ok();
-                SOURCE
-                    .with(|s| s.borrow().as_ref().and_then(slice))
-                    .ok_or_else(|| D::Error::custom("a stored text does not lie in its file"))
+    /// Writes a text: its place in the file's text when it is a long slice of it, else its place
+    /// in the table of texts.
+    pub fn serialize<S: serde::Serializer>(text: &Text, serializer: S) -> Result<S::Ok, S::Error> {
+        let stored = CONTEXT.with(|c| {
+            let mut context = c.borrow_mut();
+            let Context { source, table } = context.as_mut()?;
+            if let Some((start, len)) = (text.len() > INLINE_TEXT).then(|| place_in(source, text)).flatten() {
+                return Some(Stored::At(start, len));
             }
-        }
+            match table {
+                Table::Writing { text: table, starts } => {
+                    listed(table, starts, text).map(|(start, len)| Stored::Listed(start, len))
+                }
+                Table::Reading(_) => None,
+            }
+        });
+        stored.unwrap_or(Stored::Own(Cow::Borrowed(text))).serialize(serializer)
+    }
+
+    /// Reads a text: a place is taken from the file's text or its table, and must lie in it.
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Text, D::Error> {
+        let (start, len, listed) = match Stored::deserialize(deserializer)? {
+            Stored::Own(text) => return Ok(Text::from(&*text)),
+            Stored::At(start, len) => (start, len, false),
+            Stored::Listed(start, len) => (start, len, true),
+        };
+        let (start, len) = (start as usize, len as usize);
+        let range = start..start.checked_add(len).ok_or_else(|| D::Error::custom("a stored text is too long"))?;
+        CONTEXT
+            .with(|c| match c.borrow().as_ref()? {
+                Context { source, .. } if !listed => source.try_slice(range).ok(),
+                Context { table: Table::Reading(table), .. } => table.get(range).map(Text::from),
+                Context { .. } => None,
+            })
+            .ok_or_else(|| D::Error::custom("a stored text does not lie in its file or its table"))
+    }
+}
+
+/// How fragments store ranges (in the persistent cache): the start and the length, which is
+/// written in fewer bytes than the end.
+pub mod stored_range {
+    use nacl_syntax::TextRange;
+    use serde::{Deserialize, Serialize, de::Error};
+
+    /// Writes a range as its start and length.
+    pub fn serialize<S: serde::Serializer>(range: &TextRange, serializer: S) -> Result<S::Ok, S::Error> {
+        (u32::from(range.start()), u32::from(range.len())).serialize(serializer)
+    }
+
+    /// Reads a range written as its start and length.
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<TextRange, D::Error> {
+        let (start, len) = <(u32, u32)>::deserialize(deserializer)?;
+        let end = start.checked_add(len).ok_or_else(|| D::Error::custom("a stored range ends past 4 GiB"))?;
+        Ok(TextRange::new(start.into(), end.into()))
     }
 }
 
@@ -606,6 +696,18 @@ mod tests {
 
     fn ids(text: &str) -> Vec<String> {
         crate::db::FileFragments::of_text(&text.into()).fragments.iter().map(|f| f.id.to_string()).collect()
+    }
+
+    #[test]
+    fn a_stored_text_outside_its_file_or_its_table_is_refused() {
+        let source = Text::from("salto.t i {\n  key = \"value\"\n}\n");
+        let fragments = crate::db::FileFragments::of_text(&source).fragments;
+        let (bytes, table) = stored_text::writing(&source, || postcard::to_allocvec(&fragments[0]));
+        let bytes = bytes.expect("written");
+        let read = |table: &str| stored_text::reading(&source, table, || postcard::from_bytes::<Fragment>(&bytes).ok());
+        assert_eq!(read(&table).as_ref(), Some(&fragments[0]));
+        assert_eq!(read(&table[..table.len() - 1]), None);
+        assert_eq!(read(""), None);
     }
 
     #[test]

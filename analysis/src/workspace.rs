@@ -127,7 +127,7 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     let read = ProgressCounter::new(total, progress);
     // Each text becomes the `Text` the database keeps on the thread that read it, without a
     // copy: its buffer is the one the file was read into.
-    let read_files = || -> Vec<(PathBuf, Text, Option<nacl_syntax::SyntaxError>)> {
+    let read_files = || -> Vec<(PathBuf, Language, Text, Option<nacl_syntax::SyntaxError>)> {
         paths
             .into_par_iter()
             .map(|path| {
@@ -140,7 +140,8 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
                     (Text::from(file.text), file.error)
                 };
                 read.finished_one();
-                (path, text, error)
+                let language = Language::of_path(&path).unwrap_or(Language::Nacl);
+                (path, language, text, error)
             })
             .collect()
     };
@@ -171,23 +172,20 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
         load_errors.push((root.to_path_buf(), Diagnostic::from_syntax(&error)));
     }
     // The cached results of unchanged files, decoded on all cores.
-    let is_nacl = |path: &Path, error: &Option<_>| {
-        Language::of_path(path).unwrap_or(Language::Nacl) == Language::Nacl && error.is_none()
-    };
+    let is_nacl = |language: Language, error: &Option<_>| language == Language::Nacl && error.is_none();
     let cached: Vec<Option<crate::db::FileFragments>> = loaded
         .par_iter()
-        .map(|(path, text, error)| is_nacl(path, error).then(|| cache.get(path, text)).flatten())
+        .map(|(path, language, text, error)| is_nacl(*language, error).then(|| cache.get(path, text)).flatten())
         .collect();
     let cached_files = cache.len();
     drop(cache);
     let mut source_files = Vec::with_capacity(loaded.len());
     let (mut from_cache, mut nacl_files) = (0, 0);
-    for ((path, text, error), cached) in loaded.into_iter().zip(cached) {
+    for ((path, language, text, error), cached) in loaded.into_iter().zip(cached) {
         if let Some(error) = &error {
             load_errors.push((path.clone(), Diagnostic::from_syntax(error)));
         }
-        let language = Language::of_path(&path).unwrap_or(Language::Nacl);
-        nacl_files += usize::from(is_nacl(&path, &error));
+        nacl_files += usize::from(is_nacl(language, &error));
         from_cache += usize::from(cached.is_some());
         source_files.push(SourceFile::builder(path, language, text).cached(cached).durability(ON_DISK).new(&db));
     }
