@@ -306,16 +306,16 @@ impl<'a> Checker<'a> {
     /// against the fields of its type `type_id`: each value, keys a closed type does not declare,
     /// and (for nested objects; an instance's own are checked with all its fragments) the
     /// required fields it leaves out.
-    fn object_entries(
+    fn object_entries<'e>(
         &self,
         type_id: &dyn std::fmt::Display,
         info: &crate::types::TypeInfo,
-        entries: &[Entry],
-        path: &mut Vec<PathStep>,
+        entries: &'e [Entry],
+        path: &mut Vec<PathStep<'e>>,
         out: &mut Vec<Diagnostic>,
     ) {
         for entry in entries {
-            path.push(PathStep::Key(entry.key.clone()));
+            path.push(PathStep::Key(&entry.key));
             match info.field(&entry.key) {
                 Some(field) => {
                     self.value(&field.type_name, field.restriction.as_ref(), path, &entry.value, out);
@@ -338,12 +338,12 @@ impl<'a> Checker<'a> {
     /// Checks a value at `path` against the type named `type_name` (a container, a primitive or
     /// an object type), recursively: lists item by item, maps value by value, objects field by
     /// field.
-    fn value(
+    fn value<'e>(
         &self,
         type_name: &str,
         restriction: Option<&Restriction>,
-        path: &mut Vec<PathStep>,
-        value: &Value,
+        path: &mut Vec<PathStep<'e>>,
+        value: &'e Value,
         out: &mut Vec<Diagnostic>,
     ) {
         /// Deeper than this, values are not checked (type graphs can be cycles).
@@ -357,7 +357,7 @@ impl<'a> Checker<'a> {
                 // A map's keys are free; each value is of its inner type.
                 if let ValueKind::Object(entries) = &value.kind {
                     for entry in entries {
-                        path.push(PathStep::Key(entry.key.clone()));
+                        path.push(PathStep::Key(&entry.key));
                         self.value(inner, None, path, &entry.value, out);
                         path.pop();
                     }
@@ -427,25 +427,22 @@ impl<'a> Checker<'a> {
     }
 
     /// Checks an object value at `path` against its object type `type_name`.
-    fn object(
+    fn object<'e>(
         &self,
         type_name: &str,
-        path: &mut Vec<PathStep>,
+        path: &mut Vec<PathStep<'e>>,
         value: &Value,
-        entries: &[Entry],
+        entries: &'e [Entry],
         out: &mut Vec<Diagnostic>,
     ) {
         let Some(info) = self.type_named(type_name) else { return };
         self.object_entries(&type_name, info, entries, path, out);
-        let elsewhere = self.keys_elsewhere(path);
-        for field in &info.fields {
+        // Most fields are not required: the keys set are looked at only for those that are.
+        let mut elsewhere = None;
+        for field in info.fields.iter().filter(|f| f.required && !f.hidden) {
+            let elsewhere = elsewhere.get_or_insert_with(|| self.keys_elsewhere(path));
             let set = entries.iter().any(|e| *e.key == *field.name) || elsewhere.iter().any(|k| **k == *field.name);
-            if set
-                || !field.required
-                || field.hidden
-                || self.hidden_type(&field.type_name)
-                || self.fills_default(&field.type_name, 0)
-            {
+            if set || self.hidden_type(&field.type_name) || self.fills_default(&field.type_name, 0) {
                 continue;
             }
             // Reported where the object starts: its `{`.
@@ -464,32 +461,32 @@ impl<'a> Checker<'a> {
 
     /// The keys the instance's other fragments set in the object at `path` (objects are merged
     /// key by key; a path through a list is never merged).
-    fn keys_elsewhere(&self, path: &[PathStep]) -> Vec<crate::fragments::Text> {
+    fn keys_elsewhere(&self, path: &[PathStep<'_>]) -> Vec<&'a str> {
         let mut keys = Vec::new();
         'fragments: for entries in &self.elsewhere {
             let mut current: &[Entry] = entries;
             for step in path {
                 let PathStep::Key(key) = step else { continue 'fragments };
-                match current.iter().find(|e| e.key == *key).map(|e| &e.value.kind) {
+                match current.iter().find(|e| *e.key == **key).map(|e| &e.value.kind) {
                     Some(ValueKind::Object(inner)) => current = inner,
                     _ => continue 'fragments,
                 }
             }
-            keys.extend(current.iter().map(|e| e.key.clone()));
+            keys.extend(current.iter().map(|e| &*e.key));
         }
         keys
     }
 }
 
 /// One step of the path from an instance to a nested value.
-enum PathStep {
-    Key(crate::fragments::Text),
+enum PathStep<'e> {
+    Key(&'e str),
     Index(usize),
 }
 
 /// A value's path as shown in messages, `topics.0.name`: written out only when a message is.
 #[derive(Clone, Copy)]
-struct ShownPath<'a>(&'a [PathStep]);
+struct ShownPath<'a>(&'a [PathStep<'a>]);
 
 impl std::fmt::Display for ShownPath<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
