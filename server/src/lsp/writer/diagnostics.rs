@@ -125,7 +125,6 @@ impl Writer {
                         (message, notes, true)
                     }
                 }));
-                drop(job);
                 let (cancelled, notes) = match run {
                     Ok((message, notes, send)) => {
                         if send {
@@ -139,7 +138,19 @@ impl Writer {
                         (false, Vec::new())
                     }
                 };
-                let _ = messages.send(Message::PassDone { root: path, cancelled, notes });
+                let _ = messages.send(Message::PassDone { root: path.clone(), cancelled, notes });
+                if !cancelled {
+                    // The tables workspace symbols and find references search, built once the
+                    // diagnostics are out instead of before them. An edit cancels this; the
+                    // first search then builds what is missing.
+                    let warm = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.workspace.warm_tables()));
+                    if let Err(payload) = warm
+                        && !workspace::is_cancellation(&*payload)
+                    {
+                        tracing::error!("internal error indexing {}: {}", path.display(), panic_message(&*payload));
+                    }
+                }
+                drop(job);
             });
         }
     }

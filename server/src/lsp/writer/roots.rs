@@ -107,9 +107,6 @@ impl Writer {
             if let Err(error) = workspace.save_cache() {
                 tracing::warn!("cannot write the cache of {}: {error}", path.display());
             }
-            // The tables workspace symbols and find references search, so that the first
-            // search does not build them (here, where no edit can cancel them).
-            workspace.warm_tables();
             tracing::info!(
                 "loaded {} in {:?} ({} files from the cache)",
                 path.display(),
