@@ -94,6 +94,7 @@ impl Writer {
                 continue;
             }
             root.pass = Pass::Running;
+            let build_tables = !std::mem::replace(&mut root.tables_built, true);
             self.generation += 1;
             let open = open_under(&self.buffers, &root.path);
             let job = DiagnosticsJob {
@@ -139,10 +140,11 @@ impl Writer {
                     }
                 };
                 let _ = messages.send(Message::PassDone { root: path.clone(), cancelled, notes });
-                if !cancelled {
-                    // The tables workspace symbols and find references search, built once the
-                    // diagnostics are out instead of before them. An edit cancels this; the
-                    // first search then builds what is missing.
+                if build_tables && !cancelled {
+                    // The tables workspace symbols and find references search, built after the
+                    // first full check instead of before it, so that they do not hold back the
+                    // diagnostics. An edit cancels this; the first search then builds what is
+                    // missing.
                     let warm = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.workspace.warm_tables()));
                     if let Err(payload) = warm
                         && !workspace::is_cancellation(&*payload)

@@ -452,6 +452,7 @@ impl Writer {
                 tell_once(&mut root.told, &self.outgoing, notes);
                 if cancelled {
                     root.pass = Pass::Due(Instant::now() + PASS_DELAY);
+                    root.tables_built = false;
                 } else {
                     if root.pass == Pass::Running {
                         root.pass = Pass::Idle;

@@ -30,6 +30,9 @@ pub(super) struct Root {
     pub(super) scratch: bool,
     /// The progress report of its indexing, until its first full check ends.
     pub(super) progress: Option<String>,
+    /// Whether a full check since its indexing went on to build the tables workspace symbols
+    /// and find references search (later edits rebuild only what they change, on demand).
+    pub(super) tables_built: bool,
     pub(super) pass: Pass,
     /// Reads that need the whole workspace, waiting for indexing to end.
     pub(super) waiting: Vec<(Uri, Job)>,
@@ -74,6 +77,7 @@ impl Writer {
             indexed: false,
             scratch: false,
             progress: token.clone(),
+            tables_built: false,
             pass: Pass::Idle,
             waiting: Vec::new(),
             state_reads: 0,
@@ -138,6 +142,7 @@ impl Writer {
         let root = &mut self.roots[index];
         root.workspace = workspace;
         root.indexed = true;
+        root.tables_built = false;
         root.pass = Pass::Due(Instant::now());
         tell_once(&mut root.told, &self.outgoing, root.workspace.state_notes());
         if let Some(token) = &root.progress {
@@ -284,6 +289,7 @@ impl Writer {
             indexed: true,
             scratch: true,
             progress: None,
+            tables_built: false,
             pass: Pass::Idle,
             waiting: Vec::new(),
             state_reads: 0,
