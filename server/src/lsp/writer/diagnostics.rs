@@ -143,13 +143,16 @@ impl Writer {
                 if build_tables && !cancelled {
                     // The tables workspace symbols and find references search, built after the
                     // first full check instead of before it, so that they do not hold back the
-                    // diagnostics. An edit cancels this; the first search then builds what is
-                    // missing.
+                    // diagnostics. An edit cancels this; the next check builds them then.
                     let warm = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.workspace.warm_tables()));
-                    if let Err(payload) = warm
-                        && !workspace::is_cancellation(&*payload)
-                    {
-                        tracing::error!("internal error indexing {}: {}", path.display(), panic_message(&*payload));
+                    match warm {
+                        Ok(()) => {}
+                        Err(payload) if workspace::is_cancellation(&*payload) => {
+                            let _ = messages.send(Message::TablesCancelled(path));
+                        }
+                        Err(payload) => {
+                            tracing::error!("internal error indexing {}: {}", path.display(), panic_message(&*payload))
+                        }
                     }
                 }
                 drop(job);

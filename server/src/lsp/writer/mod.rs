@@ -160,6 +160,9 @@ pub enum Message {
         /// What to tell the user once about the workspace (instances left untyped).
         notes: Vec<String>,
     },
+    /// A write cancelled the building of a workspace's search tables after its first full
+    /// check: the next check builds them.
+    TablesCancelled(PathBuf),
 }
 
 impl Message {
@@ -184,6 +187,7 @@ impl Message {
             Message::DiagnosticsCancelled(_) => "diagnostics cancelled",
             Message::PassDone { cancelled: true, .. } => "check cancelled",
             Message::PassDone { .. } => "check done",
+            Message::TablesCancelled(_) => "search tables cancelled",
         }
     }
 }
@@ -444,6 +448,11 @@ impl Writer {
             Message::OwnDiagnostics { root, reports } => self.own_diagnostics(root, reports),
             Message::Indexed { root, workspace } => self.indexed(root, workspace),
             Message::StateLoaded { root, generation, state } => self.state_loaded(root, generation, state),
+            Message::TablesCancelled(root) => {
+                if let Some(root) = self.roots.iter_mut().find(|r| r.path == root) {
+                    root.tables_built = false;
+                }
+            }
             Message::DiagnosticsCancelled(uris) => {
                 self.stale.extend(uris.into_iter().filter(|uri| self.buffers.contains_key(uri)));
             }

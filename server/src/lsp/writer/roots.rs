@@ -31,7 +31,8 @@ pub(super) struct Root {
     /// The progress report of its indexing, until its first full check ends.
     pub(super) progress: Option<String>,
     /// Whether a full check since its indexing went on to build the tables workspace symbols
-    /// and find references search (later edits rebuild only what they change, on demand).
+    /// and find references search (unless a write cancelled that; later edits rebuild only
+    /// what they change, on demand).
     pub(super) tables_built: bool,
     pub(super) pass: Pass,
     /// Reads that need the whole workspace, waiting for indexing to end.
