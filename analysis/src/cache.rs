@@ -8,7 +8,7 @@
 //! Long text written as-is in a file is stored as its place in the file's text
 //! ([`crate::fragments::stored_text`]), so the cache holds little of the workspace's text twice,
 //! and the results read back share the file's text as freshly parsed ones do; a file's other
-//! texts are stored once each in a table beside its results. A file's results are decoded only
+//! texts are stored in a table beside its results. A file's results are decoded only
 //! when the file is found unchanged, on all cores.
 //!
 //! Nothing in a cache file is trusted: it is read only if it is a regular file under a size cap,
@@ -403,16 +403,15 @@ mod tests {
     }
 
     #[test]
-    fn a_files_short_texts_are_stored_once_in_its_table() {
+    fn a_files_short_texts_are_stored_in_its_table_in_their_order() {
         let (root, folder) = workspace("table");
-        let text = "salto.t i {\n  shortkey = \"word\"\n  o = {\n    shortkey = \"word\"\n  }\n  l = [{ shortkey = \"word\" }]\n}\n";
+        let text = "salto.t i {\n  shortkey = \"word\"\n  o = {\n    shortkey = \"word\"\n  }\n}\n";
         let path = root.join("t.nacl");
         let written = results(text);
         save(&folder, &root, &[(path.as_path(), &Text::from(text), &written)]).expect("save");
         let stored = std::fs::read(file_of(&folder, &root).expect("a cache file")).expect("read");
-        let count = |needle: &str| stored.windows(needle.len()).filter(|w| *w == needle.as_bytes()).count();
-        assert_eq!(count("shortkey"), 1);
-        assert_eq!(count("word"), 1);
+        let contains = |needle: &str| stored.windows(needle.len()).any(|w| w == needle.as_bytes());
+        assert!(contains("shortkeywordoshortkeyword"));
         assert_eq!(get(&Cache::load(&folder, &root), &path, text), Some(written));
     }
 
