@@ -95,9 +95,34 @@ diagnostic_codes! {
     NotCompilable = "E0810", Error, Analysis, "not expressible in an ARM template";
 }
 
+/// The code named `name` (such as `E0101`), of whichever layer reports it: the NaCl, HCL and
+/// ARMLang parsers' codes and this layer's.
+pub fn code_named(name: &str) -> Option<nacl_syntax::Code> {
+    every_code().find(|c| c.as_str() == name)
+}
+
+/// Every code a diagnostic of this layer's results can carry.
+fn every_code() -> impl Iterator<Item = nacl_syntax::Code> {
+    let analysis = AnalysisCode::ALL.iter().map(|c| c.code());
+    let nacl = nacl_syntax::nacl::ErrorCode::ALL.iter().map(|c| c.code());
+    let hcl = nacl_syntax::hcl::ErrorCode::ALL.iter().map(|c| c.code());
+    let arm = nacl_syntax::arm::ErrorCode::ALL.iter().map(|c| c.code());
+    analysis.chain(nacl).chain(hcl).chain(arm)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_code_is_found_by_its_name_and_names_are_unique() {
+        let mut names = std::collections::HashSet::new();
+        for code in every_code() {
+            assert!(names.insert(code.as_str()), "{} named twice", code.as_str());
+            assert_eq!(code_named(code.as_str()), Some(code));
+        }
+        assert_eq!(code_named("E9999"), None);
+    }
 
     #[test]
     fn codes_are_unique_well_formed_and_in_the_readme() {

@@ -138,6 +138,8 @@ pub struct EnvState {
     pub accounts: Vec<String>,
     /// Files that could not be read, with why (the environment then works without them).
     pub problems: Vec<(PathBuf, String)>,
+    /// A hash of everything this state was read from: each state file's name and bytes.
+    content_hash: u64,
     elements: HashMap<ElemId, StateElement>,
     /// The hidden elements by name, built on first use (for completion).
     hidden_names: std::sync::OnceLock<HiddenNames>,
@@ -269,6 +271,18 @@ impl WorkspaceState {
     pub fn envs(&self) -> impl Iterator<Item = &EnvState> {
         self.envs.values()
     }
+
+    /// A hash of everything the state was read from (two states with the same hash were read
+    /// from the same files, byte for byte).
+    pub fn fingerprint(&self) -> u64 {
+        let mut hasher = xxhash_rust::xxh3::Xxh3Default::new();
+        for (name, env) in &self.envs {
+            hasher.update(&(name.len() as u64).to_le_bytes());
+            hasher.update(name.as_bytes());
+            hasher.update(&env.content_hash.to_le_bytes());
+        }
+        hasher.digest()
+    }
 }
 
 /// The account of a state file name belonging to `env`, and whether it is a remote pointer:
@@ -290,11 +304,15 @@ fn load_env(dir: &Path, env: &str, names: &[String]) -> EnvState {
         files: Vec::new(),
         accounts: Vec::new(),
         problems: Vec::new(),
+        content_hash: 0,
         elements: HashMap::new(),
         hidden_names: std::sync::OnceLock::new(),
     };
+    let mut read_from = xxhash_rust::xxh3::Xxh3Default::new();
     for name in names {
         let Some((account, remote)) = account_of(name, env) else { continue };
+        read_from.update(&(name.len() as u64).to_le_bytes());
+        read_from.update(name.as_bytes());
         let path = dir.join(name);
         if remote {
             if state.status == StateStatus::Missing {
@@ -302,7 +320,12 @@ fn load_env(dir: &Path, env: &str, names: &[String]) -> EnvState {
             }
             continue;
         }
-        match read_state_file(&path) {
+        let read = read_state_file(&path);
+        match &read {
+            Ok(file) => read_from.update(&file.hash.to_le_bytes()),
+            Err(error) => read_from.update(error.to_string().as_bytes()),
+        }
+        match read {
             Ok(file) => {
                 state.status = StateStatus::Loaded;
                 if let Some((count, why)) = &file.skipped {
@@ -336,6 +359,7 @@ fn load_env(dir: &Path, env: &str, names: &[String]) -> EnvState {
             }
         }
     }
+    state.content_hash = read_from.digest();
     keep_what_salto_merges(&mut state);
     state
 }

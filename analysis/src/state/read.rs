@@ -19,6 +19,8 @@ pub struct StateFile {
     pub accounts: Vec<String>,
     /// How many elements could not be read (and were skipped), and why the first could not.
     pub skipped: Option<(usize, String)>,
+    /// A hash of the bytes read from the file (what everything above was read from).
+    pub hash: u64,
 }
 
 /// Why a state file could not be read.
@@ -50,14 +52,32 @@ pub const MAX_STATE_FILE: u64 = 256 << 20;
 
 /// Reads a state file of any generation.
 pub fn read_state_file(path: &Path) -> Result<StateFile, StateFileError> {
-    let (mut file, _) = crate::files::open_regular(path, MAX_STATE_FILE).map_err(StateFileError::Io)?;
+    let (file, _) = crate::files::open_regular(path, MAX_STATE_FILE).map_err(StateFileError::Io)?;
+    let hasher = std::cell::RefCell::new(xxhash_rust::xxh3::Xxh3Default::new());
+    let mut file = Hashing { inner: file, hasher: &hasher };
     let mut head = [0u8; 3];
     let read = file.read(&mut head).map_err(StateFileError::Io)?;
     let container = Container::sniff(&head[..read]).ok_or(StateFileError::NotState)?;
     let rest = std::io::Cursor::new(head[..read].to_vec()).chain(file);
-    match container {
+    let mut state = match container {
         Container::Gzip => read_json(decode::gunzip(rest)),
         Container::MangledGzip => read_json(decode::gunzip_mangled(rest)),
+    }?;
+    state.hash = hasher.borrow().digest();
+    Ok(state)
+}
+
+/// A reader that hashes the bytes it reads.
+struct Hashing<'h, R> {
+    inner: R,
+    hasher: &'h std::cell::RefCell<xxhash_rust::xxh3::Xxh3Default>,
+}
+
+impl<R: Read> Read for Hashing<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let read = self.inner.read(buf)?;
+        self.hasher.borrow_mut().update(&buf[..read]);
+        Ok(read)
     }
 }
 
@@ -80,7 +100,7 @@ pub fn read_json(reader: impl Read) -> Result<StateFile, StateFileError> {
             Err(e) => return Err(StateFileError::Json(e)),
         }
     }
-    Ok(StateFile { elements: collected.elements, accounts: collected.accounts, skipped: collected.skipped })
+    Ok(StateFile { elements: collected.elements, accounts: collected.accounts, skipped: collected.skipped, hash: 0 })
 }
 
 #[derive(Default)]
