@@ -695,13 +695,87 @@ fn check_fmt_and_parse_serve_nacl_and_hcl_side_by_side() {
 
 /// Runs `nacl-ls check --format json DIR` with `cache` as the cache folder; the report.
 fn check_with_cache(dir: &std::path::Path, cache: &std::path::Path) -> String {
+    check_with_cache_and(dir, cache, &[])
+}
+
+/// Runs `nacl-ls check --format json ARGS DIR` with `cache` as the cache folder (none when
+/// empty); the report.
+fn check_with_cache_and(dir: &std::path::Path, cache: &std::path::Path, args: &[&str]) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_nacl-ls"))
         .args(["check", "--format", "json"])
+        .args(args)
         .arg(dir)
         .env("NACL_LS_CACHE_DIR", cache)
         .output()
         .expect("the nacl-ls binary runs");
     String::from_utf8(output.stdout).expect("stdout is UTF-8")
+}
+
+#[test]
+fn reports_from_the_cache_are_served_only_for_the_inputs_they_were_computed_from() {
+    let scratch = Scratch::new("reports");
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../analysis/test_data/state_workspace");
+    let ws = nacl_corpus::fixture_workspace(&fixture);
+    let cache = scratch.0.join("cache");
+    // What a check without any cache says, then the same from the run that writes the cache
+    // and from the run that reads it.
+    let same = |what: &str, args: &[&str]| {
+        let fresh = check_with_cache_and(&ws, std::path::Path::new(""), args);
+        assert!(fresh.contains("\"summary\""), "{what}: {fresh}");
+        for run in ["writes", "reads"] {
+            assert_eq!(check_with_cache_and(&ws, &cache, args), fresh, "{what}: the run that {run} the cache");
+        }
+        fresh
+    };
+    let first = same("as it is", &[]);
+    let reports: Vec<PathBuf> = std::fs::read_dir(&cache)
+        .expect("a cache folder")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "reports"))
+        .collect();
+    assert_eq!(reports.len(), 1, "the reports are kept");
+    assert_ne!(same("without state", &["--no-state"]), first);
+
+    // A file added that defines what another file refers to, then a change in it alone.
+    let status = ws.join("jira/Records/Status/Gone.nacl");
+    std::fs::create_dir_all(status.parent().expect("parent")).expect("create");
+    std::fs::write(&status, "jira.Status Gone {\n}\n").expect("write");
+    let added = same("a file added", &[]);
+    assert!(first.contains("jira.Status.instance.Gone") && !added.contains("jira.Status.instance.Gone"), "{added}");
+    std::fs::write(&status, "jira.Status Gone2 {\n}\n").expect("write");
+    assert!(same("another file changed", &[]).contains("jira.Status.instance.Gone"));
+
+    // A static file `file()` names appears.
+    std::fs::write(ws.join("jira/Records/Typo/y.nacl"), "jira.Project y {\n  doc = file(\"jira/doc.txt\")\n}\n")
+        .expect("write");
+    let missing = same("a static file missing", &[]);
+    std::fs::create_dir_all(ws.join("static-resources/jira")).expect("create");
+    std::fs::write(ws.join("static-resources/jira/doc.txt"), "doc").expect("write");
+    assert_ne!(same("a static file added", &[]), missing);
+    std::fs::rename(ws.join("static-resources/jira/doc.txt"), ws.join("static-resources/jira/other.txt"))
+        .expect("rename");
+    assert_eq!(same("a static file renamed", &[]), missing);
+
+    // The state file replaced by one that is not state.
+    let state = ws.join("salto.config/states/prod.jira.jsonl.zip");
+    let good = std::fs::read(&state).expect("read");
+    std::fs::write(&state, b"not state").expect("write");
+    let broken = same("the state broken", &[]);
+    std::fs::write(&state, good).expect("write");
+    assert_ne!(same("the state back", &[]), broken);
+
+    // Damaged reports are not served.
+    let bytes = std::fs::read(&reports[0]).expect("read");
+    let expected = check_with_cache_and(&ws, std::path::Path::new(""), &[]);
+    for damaged in [
+        bytes.iter().enumerate().map(|(i, b)| if i == bytes.len() / 2 { b ^ 1 } else { *b }).collect::<Vec<u8>>(),
+        bytes[..bytes.len() - 3].to_vec(),
+    ] {
+        std::fs::write(&reports[0], damaged).expect("write");
+        assert_eq!(check_with_cache_and(&ws, &cache, &[]), expected);
+    }
+    let _ = std::fs::remove_dir_all(&ws);
 }
 
 #[test]
@@ -719,7 +793,11 @@ fn a_second_check_reads_the_cache_and_reports_the_same_even_from_a_damaged_one()
     assert_eq!(check_with_cache(&workspace, &cache), fresh, "the run that writes the cache");
     let written: Vec<PathBuf> =
         std::fs::read_dir(&cache).expect("a cache folder").flatten().map(|e| e.path()).collect();
-    assert_eq!(written.len(), 1, "one cache file: {written:?}");
+    assert_eq!(written.len(), 2, "a cache file and its reports: {written:?}");
+    // The file results alone: without the reports, which would be served instead.
+    let written: Vec<PathBuf> = written.into_iter().filter(|p| p.extension().is_some_and(|x| x == "cache")).collect();
+    let reports = written[0].with_extension("reports");
+    std::fs::remove_file(&reports).expect("remove the reports");
     assert_eq!(check_with_cache(&workspace, &cache), fresh, "the run that reads it");
     let human = Command::new(env!("CARGO_BIN_EXE_nacl-ls"))
         .arg("check")
@@ -738,6 +816,7 @@ fn a_second_check_reads_the_cache_and_reports_the_same_even_from_a_damaged_one()
         b"not a cache".to_vec(),
     ] {
         std::fs::write(&written[0], damaged).expect("write");
+        std::fs::remove_file(&reports).expect("remove the reports");
         assert_eq!(check_with_cache(&workspace, &cache), fresh);
         assert_eq!(std::fs::read(&written[0]).expect("read"), good, "written again");
     }

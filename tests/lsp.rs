@@ -207,6 +207,60 @@ fn indexing_reports_progress_and_closed_files_follow_the_disk() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Starts the server on `dir` with `cache` as its cache folder; the client and the diagnostics of
+/// closed files published until indexing ended, by URI.
+fn start_on_with_cache(dir: &std::path::Path, cache: &std::path::Path) -> (Client, Vec<(String, Vec<String>)>) {
+    let mut client =
+        Client::start_with_env(env!("CARGO_BIN_EXE_nacl-ls"), &[("NACL_LS_CACHE_DIR", cache.to_str().expect("UTF-8"))]);
+    client.request(
+        "initialize",
+        json!({ "processId": null, "workspaceFolders": [{ "uri": uri(dir), "name": "ws" }], "capabilities": full_client_capabilities() }),
+    );
+    client.notify("initialized", json!({}));
+    let mut published = std::collections::BTreeMap::new();
+    loop {
+        let m = client.wait_for(|_| true);
+        if m["method"] == "textDocument/publishDiagnostics" {
+            let diagnostics = codes(m["params"]["diagnostics"].as_array().expect("diagnostics"));
+            published.insert(m["params"]["uri"].as_str().unwrap_or_default().to_owned(), diagnostics);
+        } else if m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end" {
+            break;
+        }
+    }
+    (client, published.into_iter().collect())
+}
+
+#[test]
+fn a_restart_reports_from_the_cache_and_edits_are_checked_as_before() {
+    let dir = scratch("restart");
+    let (ws, cache) = (dir.join("ws"), dir.join("cache"));
+    std::fs::create_dir_all(&ws).expect("create");
+    std::fs::write(ws.join("types.nacl"), "type salto.t {\n  string name {\n    _required = true\n  }\n}\n")
+        .expect("write");
+    std::fs::write(ws.join("a.nacl"), "salto.t a {\n  other = salto.t.instance.gone\n}\n").expect("write");
+    let a = uri(&ws.join("a.nacl"));
+    let expected = vec![(a.clone(), vec!["W0602".to_owned(), "W0501".to_owned()])];
+
+    let (client, first) = start_on_with_cache(&ws, &cache);
+    client.shutdown();
+    assert_eq!(first, expected);
+    let kept = std::fs::read_dir(&cache).expect("a cache folder").flatten();
+    assert!(kept.into_iter().any(|e| e.path().extension().is_some_and(|x| x == "reports")), "the reports are kept");
+
+    // The restart publishes the same; an edit is then checked as usual.
+    let (mut client, restarted) = start_on_with_cache(&ws, &cache);
+    assert_eq!(restarted, expected);
+    client.open(&a, 1, "salto.t a {\n  other = salto.t.instance.gone\n}\n");
+    assert_eq!(codes(&client.diagnostics(&a, 1)), ["W0602", "W0501"]);
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": a, "version": 2 }, "contentChanges": [{ "text": "salto.t a {\n  name = \"x\"\n  other = salto.t.instance.a\n}\n" }] }),
+    );
+    assert_eq!(client.diagnostics(&a, 2), Vec::<Value>::new());
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn settings_change_which_diagnostics_are_shown() {
     let dir = scratch("settings");

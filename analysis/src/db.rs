@@ -28,11 +28,11 @@ pub struct SourceFile {
     /// The file's text (the editor's, when it is open).
     #[returns(ref)]
     pub text: Text,
-    /// This file's own results as the persistent cache kept them for exactly this text
+    /// Where the persistent cache keeps this file's own results for exactly this text
     /// ([`crate::cache`]); `None` when the cache did not have them or the text changed since.
     #[default]
     #[returns(ref)]
-    pub cached: Option<FileFragments>,
+    pub cached: Option<crate::cache::CacheEntry>,
 }
 
 /// A workspace: its layout and its files.
@@ -80,20 +80,30 @@ impl StaticFiles {
 
 /// The database trait the queries take.
 #[salsa::db]
-pub trait Db: salsa::Database {}
+pub trait Db: salsa::Database {
+    /// The persistent cache the files' [`SourceFile::cached`] entries point into, until it is
+    /// released (then their results are computed instead: they are the same).
+    fn file_cache(&self) -> Option<Arc<crate::cache::Cache>>;
+}
 
 /// The database: owns every input and memoized query result.
 #[salsa::db]
 #[derive(Clone, Default)]
 pub struct RootDatabase {
     storage: salsa::Storage<Self>,
+    /// The persistent cache of the files' results, shared by the database's snapshots.
+    file_cache: Arc<std::sync::Mutex<Option<Arc<crate::cache::Cache>>>>,
 }
 
 #[salsa::db]
 impl salsa::Database for RootDatabase {}
 
 #[salsa::db]
-impl Db for RootDatabase {}
+impl Db for RootDatabase {
+    fn file_cache(&self) -> Option<Arc<crate::cache::Cache>> {
+        self.file_cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
+}
 
 impl RootDatabase {
     /// A database that records every query execution, for tests of incrementality.
@@ -107,7 +117,17 @@ impl RootDatabase {
                 log.push(format!("{database_key:?}"));
             }
         })));
-        (RootDatabase { storage }, log)
+        (RootDatabase { storage, file_cache: Arc::default() }, log)
+    }
+
+    /// Sets the persistent cache the files' entries point into.
+    pub(crate) fn set_file_cache(&self, cache: crate::cache::Cache) {
+        *self.file_cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Arc::new(cache));
+    }
+
+    /// Frees the persistent cache, once every file's results it held are computed.
+    pub(crate) fn release_file_cache(&self) {
+        self.file_cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
     }
 }
 
@@ -130,12 +150,16 @@ impl FileFragments {
 }
 
 /// The file parsed and read into fragments (or, for a file the persistent cache knew with this
-/// very text, what the cache kept). The syntax tree itself is not kept: fragments are a fraction
-/// of its size, and a workspace-wide check would otherwise hold every tree at once.
+/// very text, what the cache kept, while the database holds the cache: the same results). The
+/// syntax tree itself is not kept: fragments are a fraction of its size, and a workspace-wide
+/// check would otherwise hold every tree at once.
 #[salsa::tracked(returns(ref))]
 pub fn file_fragments(db: &dyn Db, file: SourceFile) -> FileFragments {
-    if let Some(cached) = file.cached(db) {
-        return cached.clone();
+    if let Some(entry) = file.cached(db)
+        && let Some(cache) = db.file_cache()
+        && let Some(results) = cache.decode(entry, file.text(db))
+    {
+        return results;
     }
     FileFragments::of_text(file.text(db))
 }

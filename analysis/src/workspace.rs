@@ -31,11 +31,24 @@ pub struct LoadedWorkspace {
     pub load_errors: Arc<Vec<(PathBuf, Diagnostic)>>,
     /// Which language a file that enters the workspace is in (extra HCL globs a user set).
     pub languages: Arc<LanguageRules>,
-    /// How many NaCl files had their results from the persistent cache when loaded.
+    /// How many NaCl files the persistent cache had results for when loaded (decoded when first
+    /// needed).
     pub from_cache: usize,
     /// Whether the persistent cache held anything but exactly this workspace's files as loaded
     /// (so [`LoadedWorkspace::save_cache`] has something to write).
     pub cache_stale: bool,
+    /// The reports of the last full check the persistent cache holds ([`crate::cache::reports`]).
+    reports: Arc<std::sync::Mutex<KeptReports>>,
+}
+
+/// What the persistent cache holds of a workspace's reports, shared by a database's snapshots.
+#[derive(Default)]
+struct KeptReports {
+    /// The reports read when the workspace was loaded, until they are found to be of other
+    /// inputs than the workspace's (then dropped for good).
+    read: Option<Arc<crate::cache::reports::Reports>>,
+    /// The fingerprint of the reports the cache holds (read or written).
+    fingerprint: Option<u64>,
 }
 
 /// The durability of what is read from disk (files, the list of files, the layout): it changes
@@ -146,8 +159,9 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
             .collect()
     };
     // The persistent cache is read while the files are.
-    let (loaded, cache) = rayon::join(read_files, || {
-        cache_folder.as_deref().map(|folder| crate::cache::Cache::load(folder, root)).unwrap_or_default()
+    let (loaded, (cache, reports)) = rayon::join(read_files, || {
+        let Some(folder) = cache_folder.as_deref() else { return Default::default() };
+        rayon::join(|| crate::cache::Cache::load(folder, root), || crate::cache::reports::Reports::load(folder, root))
     });
     let db = RootDatabase::default();
     let mut load_errors: Vec<(PathBuf, Diagnostic)> = discovery_errors
@@ -171,14 +185,14 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
         let error = nacl_syntax::SyntaxError::at(AnalysisCode::WorkspaceTooLarge, 0.into(), message);
         load_errors.push((root.to_path_buf(), Diagnostic::from_syntax(&error)));
     }
-    // The cached results of unchanged files, decoded on all cores.
+    // Where the cache has the results of unchanged files (decoded when first needed).
     let is_nacl = |language: Language, error: &Option<_>| language == Language::Nacl && error.is_none();
-    let cached: Vec<Option<crate::db::FileFragments>> = loaded
+    let cached: Vec<Option<crate::cache::CacheEntry>> = loaded
         .par_iter()
-        .map(|(path, language, text, error)| is_nacl(*language, error).then(|| cache.get(path, text)).flatten())
+        .map(|(path, language, text, error)| is_nacl(*language, error).then(|| cache.entry(path, text)).flatten())
         .collect();
     let cached_files = cache.len();
-    drop(cache);
+    db.set_file_cache(cache);
     let mut source_files = Vec::with_capacity(loaded.len());
     let (mut from_cache, mut nacl_files) = (0, 0);
     for ((path, language, text, error), cached) in loaded.into_iter().zip(cached) {
@@ -208,7 +222,69 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
         languages: Arc::default(),
         from_cache,
         cache_stale,
+        reports: Arc::new(std::sync::Mutex::new(KeptReports {
+            fingerprint: reports.as_ref().map(|r| r.fingerprint()),
+            read: reports.map(Arc::new),
+        })),
     }
+}
+
+/// A hash of a file's text.
+#[salsa::tracked(returns(copy))]
+fn text_hash(db: &dyn crate::db::Db, file: SourceFile) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(file.text(db).as_bytes())
+}
+
+/// A hash of everything a workspace's diagnostics and notes are computed from: its layout,
+/// every file's path, language and text, the static files, Salto's state and the spec rules
+/// (the database's inputs; the build is told by the cache itself). Each input's fields are
+/// named in full, so that a field added to one is not left out by mistake.
+#[salsa::tracked(returns(copy))]
+fn fingerprint(db: &dyn crate::db::Db, workspace: Workspace) -> u64 {
+    fn path(p: &Path) -> &[u8] {
+        p.as_os_str().as_encoded_bytes()
+    }
+    fn put(hasher: &mut xxhash_rust::xxh3::Xxh3Default, bytes: &[u8]) {
+        hasher.update(&(bytes.len() as u64).to_le_bytes());
+        hasher.update(bytes);
+    }
+    fn count(hasher: &mut xxhash_rust::xxh3::Xxh3Default, n: usize) {
+        hasher.update(&(n as u64).to_le_bytes());
+    }
+    let mut hasher = xxhash_rust::xxh3::Xxh3Default::new();
+    let Layout { root, envs, current_env } = workspace.layout(db);
+    put(&mut hasher, path(root));
+    count(&mut hasher, envs.len());
+    for env in envs {
+        put(&mut hasher, env.as_bytes());
+    }
+    count(&mut hasher, usize::from(current_env.is_some()));
+    put(&mut hasher, current_env.as_deref().unwrap_or_default().as_bytes());
+    let files = workspace.files(db);
+    count(&mut hasher, files.len());
+    for &file in files {
+        put(&mut hasher, path(file.path(db)));
+        put(&mut hasher, file.language(db).name().as_bytes());
+        hasher.update(&text_hash(db, file).to_le_bytes());
+    }
+    let StaticFiles { files: static_files, refused } = workspace.static_files(db);
+    count(&mut hasher, static_files.len());
+    for file in static_files {
+        put(&mut hasher, path(file));
+    }
+    count(&mut hasher, refused.len());
+    for (file, why) in refused {
+        put(&mut hasher, path(file));
+        put(&mut hasher, why.as_bytes());
+    }
+    hasher.update(&workspace.state(db).fingerprint().to_le_bytes());
+    let crate::hcldec::schema::SpecRules { entries } = workspace.spec_rules(db);
+    count(&mut hasher, entries.len());
+    for (glob, spec) in entries {
+        put(&mut hasher, glob.as_bytes());
+        put(&mut hasher, spec.as_bytes());
+    }
+    hasher.digest()
 }
 
 /// Every file in the workspace's static-resources folders; links are followed only while they
@@ -242,6 +318,19 @@ impl LoadedWorkspace {
             .copied()
             .filter(|f| filter.is_none_or(|prefix| f.path(&self.db).starts_with(prefix)))
             .collect();
+        if let Some(cached) = self.cached_reports() {
+            let mut reports: Vec<FileReport> = files
+                .iter()
+                .map(|&file| {
+                    let path = file.path(&self.db);
+                    let diagnostics = cached.diagnostics_of(path).to_vec();
+                    FileReport { path: path.clone(), text: file.text(&self.db).clone(), diagnostics }
+                })
+                .collect();
+            progress(files.len(), files.len());
+            self.add_load_errors(&mut reports, filter);
+            return reports;
+        }
         let workspace = self.workspace;
         // Every file's own results first, in parallel: otherwise the first file's diagnostics
         // reach the element index, which would parse every file on one thread while the others
@@ -259,6 +348,62 @@ impl LoadedWorkspace {
         });
         self.add_load_errors(&mut reports, filter);
         reports
+    }
+
+    /// Whether the persistent cache holds the reports of the workspace as it is now (so that a
+    /// check reads them instead of computing anything).
+    pub fn reports_cached(&self) -> bool {
+        self.cached_reports().is_some()
+    }
+
+    /// The reports the persistent cache holds, if they were computed from exactly what the
+    /// workspace holds now (its [`LoadedWorkspace::fingerprint`]). Once they are not, they are
+    /// dropped.
+    fn cached_reports(&self) -> Option<Arc<crate::cache::reports::Reports>> {
+        let stored = || self.reports.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let read = stored().read.clone()?;
+        // Not under the lock: the fingerprint is computed on all cores, and a worker waiting
+        // for one of its pieces may take up other work that asks for the reports.
+        if read.fingerprint() == self.fingerprint() {
+            return Some(read);
+        }
+        let mut stored = stored();
+        if stored.read.as_ref().is_some_and(|r| Arc::ptr_eq(r, &read)) {
+            stored.read = None;
+        }
+        None
+    }
+
+    /// A hash of everything the workspace's diagnostics and notes are computed from
+    /// ([`fingerprint`]); the files' texts are hashed on all cores.
+    pub fn fingerprint(&self) -> u64 {
+        self.par_map(self.workspace.files(&self.db), |db, &file| text_hash(db, file));
+        fingerprint(&self.db, self.workspace)
+    }
+
+    /// Keeps the reports of a full check (of [`LoadedWorkspace::check`] with no filter, on this
+    /// database) in the persistent cache for the next start, unless it holds these already.
+    pub fn save_reports(&self, reports: &[FileReport]) -> std::io::Result<()> {
+        let Some(folder) = crate::cache::folder() else { return Ok(()) };
+        let fingerprint = self.fingerprint();
+        let stored = self.reports.lock().unwrap_or_else(std::sync::PoisonError::into_inner).fingerprint;
+        if stored == Some(fingerprint) {
+            return Ok(());
+        }
+        let untyped = self.untyped_instances();
+        // A report starts with its file's load errors, which are not the check's.
+        let mut load_errors: std::collections::HashMap<&Path, usize> = std::collections::HashMap::new();
+        for (path, _) in self.load_errors.iter() {
+            *load_errors.entry(path).or_default() += 1;
+        }
+        let checked = reports.iter().map(|r| {
+            let skip = load_errors.get(r.path.as_path()).copied().unwrap_or(0).min(r.diagnostics.len());
+            (r.path.as_path(), &r.diagnostics[skip..])
+        });
+        let root = &self.workspace.layout(&self.db).root;
+        crate::cache::reports::save(&folder, root, fingerprint, checked, &untyped)?;
+        self.reports.lock().unwrap_or_else(std::sync::PoisonError::into_inner).fingerprint = Some(fingerprint);
+        Ok(())
     }
 
     /// The diagnostics every file has on its own, known before the workspace-wide check ends
@@ -316,6 +461,8 @@ impl LoadedWorkspace {
                 crate::arm::diagnostics(db, file);
             }
         });
+        // Every result the persistent cache held is decoded now.
+        self.db.release_file_cache();
         let workspace = self.workspace;
         self.par_map(&self.parts(), |db, &part| {
             crate::db::index_part(db, workspace, part);
@@ -363,9 +510,11 @@ impl LoadedWorkspace {
     }
 
     /// Writes every NaCl file's own results to the persistent cache ([`crate::cache`]), when
-    /// it did not hold exactly these already (the results not computed yet are computed).
-    pub fn save_cache(&self) -> std::io::Result<()> {
+    /// it did not hold exactly these already (the results not computed yet are computed first,
+    /// on all cores). Once written, the cache is up to date.
+    pub fn save_cache(&mut self) -> std::io::Result<()> {
         let Some(folder) = crate::cache::folder().filter(|_| self.cache_stale) else { return Ok(()) };
+        self.compute_file_results();
         let unreadable: std::collections::HashSet<&Path> = self.load_errors.iter().map(|(p, _)| p.as_path()).collect();
         let nacl: Vec<SourceFile> = self
             .workspace
@@ -378,13 +527,17 @@ impl LoadedWorkspace {
             .iter()
             .map(|&f| (f.path(&self.db).as_path(), f.text(&self.db), crate::db::file_fragments(&self.db, f)))
             .collect();
-        crate::cache::save(&folder, &self.workspace.layout(&self.db).root, &entries)
+        crate::cache::save(&folder, &self.workspace.layout(&self.db).root, &entries)?;
+        self.cache_stale = false;
+        Ok(())
     }
 }
 
 impl LoadedWorkspace {
     /// Every element of the current environment, merged, sorted by full name.
     pub fn elements(&self) -> Vec<crate::merge::MergedElement<SourceFile>> {
+        // Every file's results on all cores first (the index would read them one by one).
+        self.compute_file_results();
         let env = self.workspace.layout(&self.db).current_env.clone();
         let index = crate::db::element_index(&self.db, self.workspace);
         let mut ids: Vec<&crate::elem_id::ElemId> = index.files.keys().map(|id| &**id).collect();
@@ -435,6 +588,9 @@ impl LoadedWorkspace {
     /// has no NaCl fragment. They are not type-checked; `check` says so once per adapter
     /// instead of once per instance. (With state, each such instance gets its own diagnostic.)
     pub fn untyped_instances(&self) -> Vec<UntypedInstances> {
+        if let Some(cached) = self.cached_reports() {
+            return cached.untyped().to_vec();
+        }
         let env = self.workspace.layout(&self.db).current_env.clone();
         let state = crate::db::env_state(&self.db, self.workspace, env.as_deref());
         let index = crate::db::element_index(&self.db, self.workspace);
@@ -512,6 +668,7 @@ impl LoadedWorkspace {
             languages: Arc::default(),
             from_cache: 0,
             cache_stale: false,
+            reports: Arc::default(),
         }
     }
 

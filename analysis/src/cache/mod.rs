@@ -8,8 +8,10 @@
 //! Long text written as-is in a file is stored as its place in the file's text
 //! ([`crate::fragments::stored_text`]), so the cache holds little of the workspace's text twice,
 //! and the results read back share the file's text as freshly parsed ones do; a file's other
-//! texts are stored in a table beside its results. A file's results are decoded only
-//! when the file is found unchanged, on all cores.
+//! texts are stored in a table beside its results. A file's results are decoded only when
+//! the file is found unchanged and its results are first needed ([`crate::db::file_fragments`]),
+//! and the database frees the cache once every file's results are computed. The reports of the
+//! last check of the whole workspace are kept beside it ([`reports`]).
 //!
 //! Nothing in a cache file is trusted: it is read only if it is a regular file under a size cap,
 //! starts with this format's magic and the running build's identity, and its payload matches its
@@ -17,6 +19,8 @@
 //! anything else (a half-written, corrupt, foreign or planted file) is ignored as if absent. A
 //! cache is written to a new temporary file and renamed over the old one, so readers never see
 //! half a cache and a link planted at its name is replaced, not followed.
+
+pub mod reports;
 
 use crate::{
     db::FileFragments,
@@ -148,13 +152,19 @@ impl Cache {
         self.files.is_empty()
     }
 
-    /// The results cached for the file at `path` if its text is `text` (`None` as well when
-    /// they cannot be decoded).
-    pub fn get(&self, path: &Path, text: &Text) -> Option<FileFragments> {
+    /// Where the results of the file at `path` are, if the cache holds them for exactly the
+    /// text `text` (decoded later, with [`Cache::decode`], by the query that needs them).
+    pub fn entry(&self, path: &Path, text: &Text) -> Option<CacheEntry> {
         let entry = self.files.get(files::strip_base(path, &self.root)?.to_str()?)?;
         if entry.len != text.len() as u64 || entry.hash != text_hash(text) {
             return None;
         }
+        Some(CacheEntry { results: entry.results.clone() })
+    }
+
+    /// The results at `entry` (of this cache), for the text they were found for; `None` when
+    /// they cannot be decoded.
+    pub fn decode(&self, entry: &CacheEntry, text: &Text) -> Option<FileFragments> {
         let bytes = self.bytes.get(entry.results.clone())?;
         // The table is checked to be UTF-8 once here, and its texts are slices of it.
         let (table, bytes) = postcard::take_from_bytes::<&str>(bytes).ok()?;
@@ -169,6 +179,19 @@ impl Cache {
             .collect();
         Some(FileFragments { syntax_errors: errors?.into(), fragments: stored.fragments.into_owned().into() })
     }
+
+    /// The results cached for the file at `path` if its text is `text` (`None` as well when
+    /// they cannot be decoded).
+    #[cfg(test)]
+    fn get(&self, path: &Path, text: &Text) -> Option<FileFragments> {
+        self.decode(&self.entry(path, text)?, text)
+    }
+}
+
+/// Where a file's results are in a [`Cache`], found for the file's text as it was loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CacheEntry {
+    results: std::ops::Range<usize>,
 }
 
 /// Reads and checks a cache file; `None` when it is missing or not to be trusted.
@@ -303,11 +326,19 @@ fn write_replacing(target: &Path, write: impl FnOnce(&mut dyn Write) -> io::Resu
     }
 }
 
-/// Removes the least recently written caches beyond [`MAX_CACHES`] (never `keep`).
+/// Removes the least recently written caches beyond [`MAX_CACHES`] (never `keep`), with the
+/// reports beside them ([`reports`]), and reports with no cache beside them.
 fn prune(folder: &Path, keep: &Path) {
     let Ok(entries) = std::fs::read_dir(folder) else { return };
+    let entries: Vec<std::fs::DirEntry> = entries.flatten().collect();
+    for entry in &entries {
+        let path = entry.path();
+        if path.extension().is_some_and(|x| x == "reports") && !path.with_extension("cache").exists() {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
     let mut caches: Vec<(std::time::SystemTime, PathBuf)> = entries
-        .flatten()
+        .into_iter()
         .filter(|e| e.path().extension().is_some_and(|x| x == "cache") && e.path() != keep)
         .filter_map(|e| {
             let meta = e.metadata().ok()?;
@@ -320,6 +351,7 @@ fn prune(folder: &Path, keep: &Path) {
     caches.sort();
     for (_, path) in &caches[..caches.len() + 1 - MAX_CACHES] {
         let _ = std::fs::remove_file(path);
+        let _ = std::fs::remove_file(path.with_extension("reports"));
     }
 }
 

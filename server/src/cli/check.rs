@@ -48,7 +48,7 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
         }
         let root = layout::find_root(path);
         let report = |done, total| progress.report("reading", done, total);
-        let loaded = workspace::load_with_state_and_progress(&root, args.env.as_deref(), args.state, &report);
+        let mut loaded = workspace::load_with_state_and_progress(&root, args.env.as_deref(), args.state, &report);
         let filter = std::path::absolute(path).unwrap_or_else(|_| path.clone());
         let absolute_root = std::path::absolute(&root).unwrap_or_else(|_| root.clone());
         // Report on the given path only; its whole workspace is analysed.
@@ -59,8 +59,13 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
             loaded.check_with_progress(filter.as_deref(), &|done, total| progress.report("checking", done, total)),
         );
         from_cache += loaded.from_cache;
-        // The next check of this workspace reads what this one parsed from the cache.
-        if let Err(error) = loaded.save_cache()
+        // The next check of this workspace reads what this one parsed from the cache, and
+        // after a check of all of it, its reports.
+        let saved = loaded.save_cache().and_then(|()| match filter {
+            None => loaded.save_reports(&reports[first_new..]),
+            Some(_) => Ok(()),
+        });
+        if let Err(error) = saved
             && !args.quiet
         {
             eprintln!("warning: cannot write nacl-ls's cache: {error}");

@@ -97,7 +97,7 @@ impl Writer {
             let build_tables = !std::mem::replace(&mut root.tables_built, true);
             self.generation += 1;
             let open = open_under(&self.buffers, &root.path);
-            let job = DiagnosticsJob {
+            let mut job = DiagnosticsJob {
                 workspace: root.workspace.clone(),
                 indexed: true,
                 settings: self.settings.clone(),
@@ -120,17 +120,20 @@ impl Writer {
                 let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     if pulled {
                         // The check still runs: it warms what the client's next pull reads.
-                        (Outgoing::Refresh, job.notes(&report), refresh)
+                        let (notes, reports) = job.notes(&report);
+                        (Outgoing::Refresh, notes, refresh, reports)
                     } else {
-                        let (message, notes) = job.workspace_pass(&path, open, &report);
-                        (message, notes, true)
+                        let (message, notes, reports) = job.workspace_pass(&path, open, &report);
+                        (message, notes, true, reports)
                     }
                 }));
                 let (cancelled, notes) = match run {
-                    Ok((message, notes, send)) => {
+                    Ok((message, notes, send, reports)) => {
                         if send {
                             outgoing.send(message);
                         }
+                        // Before the pass is done: a client may stop the server right after.
+                        job.keep_reports(&path, &reports);
                         (false, notes)
                     }
                     Err(payload) if workspace::is_cancellation(&*payload) => (true, Vec::new()),
@@ -143,8 +146,15 @@ impl Writer {
                 if build_tables && !cancelled {
                     // The tables workspace symbols and find references search, built after the
                     // first full check instead of before it, so that they do not hold back the
-                    // diagnostics. An edit cancels this; the next check builds them then.
-                    let warm = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job.workspace.warm_tables()));
+                    // diagnostics. An edit cancels this; the next check builds them then. A
+                    // check served from the cache computed no file's results: they come first.
+                    let warm = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        job.workspace.compute_file_results();
+                        if let Err(error) = job.workspace.save_cache() {
+                            tracing::warn!("cannot write the cache of {}: {error}", path.display());
+                        }
+                        job.workspace.warm_tables()
+                    }));
                     match warm {
                         Ok(()) => {}
                         Err(payload) if workspace::is_cancellation(&*payload) => {
@@ -169,7 +179,7 @@ impl Writer {
             return;
         }
         let open = open_under(&self.buffers, &root.path);
-        let files = closed_files(&root.workspace, &self.settings, self.encoding, &self.uris, reports, &open);
+        let files = closed_files(&root.workspace, &self.settings, self.encoding, &self.uris, &reports, &open);
         let (roots, open) = (self.uris.spellings(&root.path), open.into_values().collect());
         self.outgoing.send(Outgoing::Workspace { roots, files, open, generation: self.generation });
     }
@@ -219,27 +229,46 @@ impl DiagnosticsJob {
     }
 
     /// The diagnostics of every closed file of the workspace.
-    /// Checks the whole workspace; also returns the notes about instances left untyped.
+    /// Checks the whole workspace; also returns the notes about instances left untyped, and the
+    /// reports.
     fn workspace_pass(
         &self,
         root: &Path,
         open: HashMap<PathBuf, Uri>,
         progress: &(dyn Fn(usize, usize) + Sync),
-    ) -> (Outgoing, Vec<String>) {
+    ) -> (Outgoing, Vec<String>, Vec<FileReport>) {
         let reports = self.workspace.check_with_progress(None, progress);
-        let files = closed_files(&self.workspace, &self.settings, self.encoding, &self.uris, reports, &open);
+        let files = closed_files(&self.workspace, &self.settings, self.encoding, &self.uris, &reports, &open);
         let open = open.into_values().collect();
         (
             Outgoing::Workspace { roots: self.uris.spellings(root), files, open, generation: self.generation },
             self.untyped_notes(),
+            reports,
         )
     }
 
     /// Checks the whole workspace without converting anything (for a client that pulls the
-    /// results); returns the notes about instances left untyped.
-    fn notes(&self, progress: &(dyn Fn(usize, usize) + Sync)) -> Vec<String> {
-        drop(self.workspace.check_with_progress(None, progress));
-        self.untyped_notes()
+    /// results); returns the notes about instances left untyped, and the reports.
+    fn notes(&self, progress: &(dyn Fn(usize, usize) + Sync)) -> (Vec<String>, Vec<FileReport>) {
+        let reports = self.workspace.check_with_progress(None, progress);
+        (self.untyped_notes(), reports)
+    }
+
+    /// Keeps the reports of a whole-workspace check in the persistent cache for the next start
+    /// (when it does not hold them already); an edit that overtakes it leaves them unsaved.
+    fn keep_reports(&self, root: &Path, reports: &[FileReport]) {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.workspace.save_reports(reports))) {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => tracing::warn!("cannot write the reports of {} to the cache: {error}", root.display()),
+            Err(payload) if workspace::is_cancellation(&*payload) => {}
+            Err(payload) => {
+                tracing::error!(
+                    "internal error keeping the reports of {}: {}",
+                    root.display(),
+                    panic_message(&*payload)
+                )
+            }
+        }
     }
 
     /// The notes about instances left untyped.
@@ -268,11 +297,11 @@ fn closed_files(
     settings: &Settings,
     encoding: Encoding,
     uris: &Uris,
-    reports: Vec<FileReport>,
+    reports: &[FileReport],
     open: &HashMap<PathBuf, Uri>,
 ) -> Vec<(Uri, Vec<Diagnostic>)> {
     reports
-        .into_iter()
+        .iter()
         // Most files have no diagnostics: their lines are never indexed.
         .filter(|report| !report.diagnostics.is_empty() && !open.contains_key(&report.path))
         .filter_map(|report| {

@@ -105,12 +105,16 @@ impl Writer {
                 || read_state(&Layout::load(&path, env.as_deref())),
             );
             workspace.set_state(state);
-            // Every file's own results now, in parallel, and kept for the next start.
-            workspace.compute_file_results();
-            let reports = workspace.own_reports();
-            let _ = messages.send(Message::OwnDiagnostics { root: path.clone(), reports });
-            if let Err(error) = workspace.save_cache() {
-                tracing::warn!("cannot write the cache of {}: {error}", path.display());
+            // Every file's own results now, in parallel, and kept for the next start; when the
+            // cache's reports are this workspace's, after they are published (the first check's
+            // warming up).
+            if !workspace.reports_cached() {
+                workspace.compute_file_results();
+                let reports = workspace.own_reports();
+                let _ = messages.send(Message::OwnDiagnostics { root: path.clone(), reports });
+                if let Err(error) = workspace.save_cache() {
+                    tracing::warn!("cannot write the cache of {}: {error}", path.display());
+                }
             }
             tracing::info!(
                 "loaded {} in {:?} ({} files from the cache)",
