@@ -779,6 +779,24 @@ fn reports_from_the_cache_are_served_only_for_the_inputs_they_were_computed_from
 }
 
 #[test]
+fn every_corpus_workspace_checks_the_same_from_its_reports_and_from_its_file_results() {
+    let scratch = Scratch::new("corpus-cache");
+    for dir in nacl_corpus::workspaces() {
+        let cache = scratch.0.join(dir.file_name().expect("a name"));
+        let fresh = check_with_cache(&dir, std::path::Path::new(""));
+        assert!(fresh.contains("\"summary\""), "{}: {fresh}", dir.display());
+        assert_eq!(check_with_cache(&dir, &cache), fresh, "{}: the run that writes the cache", dir.display());
+        assert_eq!(check_with_cache(&dir, &cache), fresh, "{}: from the reports", dir.display());
+        for entry in std::fs::read_dir(&cache).expect("a cache folder").flatten() {
+            if entry.path().extension().is_some_and(|x| x == "reports") {
+                std::fs::remove_file(entry.path()).expect("remove the reports");
+            }
+        }
+        assert_eq!(check_with_cache(&dir, &cache), fresh, "{}: from the file results alone", dir.display());
+    }
+}
+
+#[test]
 fn a_second_check_reads_the_cache_and_reports_the_same_even_from_a_damaged_one() {
     let scratch = Scratch::new("cache");
     let (workspace, cache) = (scratch.0.join("ws"), scratch.0.join("cache"));
