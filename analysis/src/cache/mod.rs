@@ -197,15 +197,7 @@ pub struct CacheEntry {
 /// Reads and checks a cache file; `None` when it is missing or not to be trusted.
 fn read(file: &Path, root: &Path) -> Option<Cache> {
     let bytes = files::read_regular(file, MAX_CACHE_BYTES).ok()?;
-    let rest = bytes.strip_prefix(MAGIC.as_slice())?;
-    let (version, rest) = postcard::take_from_bytes::<&str>(rest).ok()?;
-    if version != writer() {
-        return None;
-    }
-    let (payload, checksum) = rest.split_last_chunk::<8>()?;
-    if u64::from_le_bytes(*checksum) != xxhash_rust::xxh3::xxh3_64(payload) {
-        return None;
-    }
+    let payload = checked_payload(&bytes, MAGIC)?;
     let start = bytes.as_ptr().addr();
     let chunks = chunks(payload)?;
     // Every chunk but the last holds `CHUNK` files: the map is made at its size once.
@@ -221,6 +213,33 @@ fn read(file: &Path, root: &Path) -> Option<Cache> {
         }
     }
     Some(Cache { root: root.to_path_buf(), bytes, files })
+}
+
+/// The payload of a file written with [`write_framed`] and `magic`, if it starts with `magic` and
+/// the running build's identity and its checksum matches.
+fn checked_payload<'a>(bytes: &'a [u8], magic: &[u8; 8]) -> Option<&'a [u8]> {
+    let rest = bytes.strip_prefix(magic.as_slice())?;
+    let (version, rest) = postcard::take_from_bytes::<&str>(rest).ok()?;
+    if version != writer() {
+        return None;
+    }
+    let (payload, checksum) = rest.split_last_chunk::<8>()?;
+    (u64::from_le_bytes(*checksum) == xxhash_rust::xxh3::xxh3_64(payload)).then_some(payload)
+}
+
+/// Writes `target` (with [`write_replacing`]): `magic`, the running build's identity, the
+/// payload made of `parts`, and the payload's checksum.
+fn write_framed(target: &Path, magic: &[u8; 8], parts: &[&[u8]]) -> io::Result<()> {
+    write_replacing(target, |out| {
+        out.write_all(magic)?;
+        out.write_all(&postcard::to_allocvec(writer()).map_err(io::Error::other)?)?;
+        let mut checksum = xxhash_rust::xxh3::Xxh3Default::new();
+        for part in parts {
+            checksum.update(part);
+            out.write_all(part)?;
+        }
+        out.write_all(&checksum.digest().to_le_bytes())
+    })
 }
 
 /// Splits a payload into its chunks: each a little-endian `u64` length, then that many bytes.
@@ -274,19 +293,10 @@ pub fn save<'a>(folder: &Path, root: &Path, files: &[(&'a Path, &'a Text, &'a Fi
         })
         .collect::<io::Result<_>>()?;
     create_folder(folder)?;
-    write_replacing(&target, |out| {
-        out.write_all(MAGIC)?;
-        out.write_all(&postcard::to_allocvec(writer()).map_err(io::Error::other)?)?;
-        let mut checksum = xxhash_rust::xxh3::Xxh3Default::new();
-        for chunk in &chunks {
-            let len = (chunk.len() as u64).to_le_bytes();
-            checksum.update(&len);
-            checksum.update(chunk);
-            out.write_all(&len)?;
-            out.write_all(chunk)?;
-        }
-        out.write_all(&checksum.digest().to_le_bytes())
-    })?;
+    // Each chunk after its length.
+    let lens: Vec<[u8; 8]> = chunks.iter().map(|chunk| (chunk.len() as u64).to_le_bytes()).collect();
+    let parts: Vec<&[u8]> = lens.iter().zip(&chunks).flat_map(|(len, chunk)| [len.as_slice(), chunk]).collect();
+    write_framed(&target, MAGIC, &parts)?;
     prune(folder, &target);
     Ok(())
 }
@@ -369,7 +379,8 @@ mod tests {
         cache.get(path, &Text::from(text))
     }
 
-    fn workspace(name: &str) -> (PathBuf, PathBuf) {
+    /// A new workspace folder and cache folder (not created) for the test `name`.
+    pub(super) fn workspace(name: &str) -> (PathBuf, PathBuf) {
         let base = std::env::temp_dir().join(format!("nacl-ls-cache-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&base);
         let (root, folder) = (base.join("ws"), base.join("cache"));

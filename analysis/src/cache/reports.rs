@@ -8,7 +8,7 @@
 //! running build's identity and a checksum; a code it names must be one this build knows. The
 //! fingerprint decides, not the file's age: reports of other inputs are never served.
 
-use super::{create_folder, file_of, write_replacing, writer};
+use super::{checked_payload, create_folder, file_of, write_framed};
 use crate::{
     diagnostics::{Diagnostic, Related},
     files,
@@ -96,15 +96,7 @@ impl Reports {
     pub fn load(folder: &Path, root: &Path) -> Option<Reports> {
         let file = file_of(folder, root)?.with_extension("reports");
         let bytes = files::read_regular(&file, MAX_REPORTS_BYTES).ok()?;
-        let rest = bytes.strip_prefix(MAGIC.as_slice())?;
-        let (version, rest) = postcard::take_from_bytes::<&str>(rest).ok()?;
-        if version != writer() {
-            return None;
-        }
-        let (payload, checksum) = rest.split_last_chunk::<8>()?;
-        if u64::from_le_bytes(*checksum) != xxhash_rust::xxh3::xxh3_64(payload) {
-            return None;
-        }
+        let payload = checked_payload(&bytes, MAGIC)?;
         let stored: StoredReports<'_> = postcard::from_bytes(payload).ok()?;
         let mut files = crate::hashing::NameMap::with_capacity_and_hasher(stored.files.len(), Default::default());
         for (path, diagnostics) in stored.files {
@@ -198,25 +190,13 @@ pub fn save<'a>(
         .collect();
     let payload = postcard::to_allocvec(&StoredReports { fingerprint, files, untyped }).map_err(io::Error::other)?;
     create_folder(folder)?;
-    write_replacing(&target.with_extension("reports"), |out| {
-        out.write_all(MAGIC)?;
-        out.write_all(&postcard::to_allocvec(writer()).map_err(io::Error::other)?)?;
-        out.write_all(&payload)?;
-        out.write_all(&xxhash_rust::xxh3::xxh3_64(&payload).to_le_bytes())
-    })
+    write_framed(&target.with_extension("reports"), MAGIC, &[&payload])
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn scratch(name: &str) -> (PathBuf, PathBuf) {
-        let base = std::env::temp_dir().join(format!("nacl-ls-reports-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&base);
-        let (root, folder) = (base.join("ws"), base.join("cache"));
-        std::fs::create_dir_all(&root).expect("create");
-        (root, folder)
-    }
+    use crate::cache::tests::workspace;
 
     fn diagnostic(code: nacl_syntax::Code, related: Vec<Related>) -> Diagnostic {
         Diagnostic { code, range: TextRange::new(3.into(), 9.into()), message: "what is wrong".to_owned(), related }
@@ -224,7 +204,7 @@ mod tests {
 
     #[test]
     fn reports_read_back_are_the_reports_written() {
-        let (root, folder) = scratch("roundtrip");
+        let (root, folder) = workspace("reports");
         let related =
             Related { path: root.join("b.nacl"), range: TextRange::new(1.into(), 2.into()), message: "there".into() };
         let a = vec![
