@@ -364,7 +364,7 @@ impl LoadedWorkspace {
         let read = stored().read.clone()?;
         // Not under the lock: the fingerprint is computed on all cores, and a worker waiting
         // for one of its pieces may take up other work that asks for the reports.
-        if read.fingerprint() == self.fingerprint() {
+        if read.fingerprint() == self.fingerprint() && self.fits(&read) {
             return Some(read);
         }
         let mut stored = stored();
@@ -372,6 +372,21 @@ impl LoadedWorkspace {
             stored.read = None;
         }
         None
+    }
+
+    /// Whether every place the reports name lies in a file of the workspace, on character
+    /// boundaries of its text (reports forged with a valid checksum and fingerprint would
+    /// otherwise reach code that slices the text at them).
+    fn fits(&self, reports: &crate::cache::reports::Reports) -> bool {
+        let fits = |path: &Path, range: nacl_syntax::TextRange| {
+            let Some(file) = self.file(path) else { return false };
+            let text = file.text(&self.db);
+            let (start, end) = (usize::from(range.start()), usize::from(range.end()));
+            end <= text.len() && text.is_char_boundary(start) && text.is_char_boundary(end)
+        };
+        reports.files().all(|(path, diagnostics)| {
+            diagnostics.iter().all(|d| fits(&path, d.range) && d.related.iter().all(|r| fits(&r.path, r.range)))
+        })
     }
 
     /// A hash of everything the workspace's diagnostics and notes are computed from
@@ -842,6 +857,38 @@ impl LoadedWorkspace {
 mod tests {
     use super::*;
     use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[test]
+    fn reports_are_served_only_for_their_fingerprint_and_with_places_inside_their_files() {
+        let (root, folder) = crate::cache::tests::workspace("served");
+        let mut loaded = LoadedWorkspace::empty(&root);
+        let path = root.join("a.nacl");
+        loaded.set_file_text(&path, Text::from("salto.t é {\n}\n"));
+        let diagnostic = |start: u32, end: u32| Diagnostic {
+            code: AnalysisCode::DuplicateValue.code(),
+            range: nacl_syntax::TextRange::new(start.into(), end.into()),
+            message: "stored".to_owned(),
+            related: Vec::new(),
+        };
+        let serve = |loaded: &LoadedWorkspace, fingerprint: u64, stored: Diagnostic| {
+            let files = [(path.as_path(), std::slice::from_ref(&stored))];
+            crate::cache::reports::save(&folder, &root, fingerprint, files.into_iter(), &[]).expect("save");
+            let read = crate::cache::reports::Reports::load(&folder, &root).map(Arc::new);
+            loaded.reports.lock().expect("lock").read = read;
+            loaded.check(None).iter().flat_map(|r| &r.diagnostics).any(|d| d.message == "stored")
+        };
+        let fingerprint = loaded.fingerprint();
+        assert!(serve(&loaded, fingerprint, diagnostic(0, 7)));
+        // Another fingerprint, a place past the end, a place inside `é`: computed, not served.
+        assert!(!serve(&loaded, fingerprint ^ 1, diagnostic(0, 7)));
+        assert!(!serve(&loaded, fingerprint, diagnostic(0, 99)));
+        assert!(!serve(&loaded, fingerprint, diagnostic(9, 10)));
+        // An edit changes the fingerprint: what was served before is not served after it.
+        assert!(serve(&loaded, fingerprint, diagnostic(0, 7)));
+        loaded.set_file_text(&path, Text::from("salto.t e {\n}\n"));
+        assert!(!serve(&loaded, fingerprint, diagnostic(0, 7)));
+        let _ = std::fs::remove_dir_all(folder.parent().expect("base"));
+    }
 
     #[test]
     fn par_map_keeps_the_order_of_its_items() {

@@ -366,7 +366,7 @@ fn prune(folder: &Path, keep: &Path) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::fragments::ValueKind;
 
@@ -380,7 +380,7 @@ mod tests {
     }
 
     /// A new workspace folder and cache folder (not created) for the test `name`.
-    pub(super) fn workspace(name: &str) -> (PathBuf, PathBuf) {
+    pub(crate) fn workspace(name: &str) -> (PathBuf, PathBuf) {
         let base = std::env::temp_dir().join(format!("nacl-ls-cache-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&base);
         let (root, folder) = (base.join("ws"), base.join("cache"));

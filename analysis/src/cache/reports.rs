@@ -133,6 +133,11 @@ impl Reports {
     pub fn untyped(&self) -> &[UntypedInstances] {
         &self.untyped
     }
+
+    /// Every file with diagnostics: its path and its diagnostics.
+    pub fn files(&self) -> impl Iterator<Item = (PathBuf, &[Diagnostic])> {
+        self.files.iter().map(|(path, diagnostics)| (self.root.join(&**path), diagnostics.as_slice()))
+    }
 }
 
 /// A stored diagnostic read back; `None` when its code is unknown.
