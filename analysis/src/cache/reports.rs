@@ -247,4 +247,28 @@ mod tests {
         assert!(Reports::load(&folder, &root).is_none());
         let _ = std::fs::remove_dir_all(folder.parent().expect("base"));
     }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_or_a_link_at_the_reports_name_is_not_read_nor_followed_and_is_replaced() {
+        let (root, folder) = workspace("reports-planted");
+        std::fs::create_dir_all(&folder).expect("create");
+        let file = file_of(&folder, &root).expect("a cache file").with_extension("reports");
+        let made = std::process::Command::new("mkfifo").arg(&file).status().expect("mkfifo runs");
+        assert!(made.success());
+        assert!(Reports::load(&folder, &root).is_none(), "a FIFO is not waited on");
+        save(&folder, &root, 1, std::iter::empty(), &[]).expect("save");
+        assert!(std::fs::symlink_metadata(&file).expect("reports").is_file());
+
+        let victim = folder.join("victim.txt");
+        std::fs::write(&victim, "keep").expect("write");
+        std::fs::remove_file(&file).expect("remove");
+        std::os::unix::fs::symlink(&victim, &file).expect("link");
+        assert!(Reports::load(&folder, &root).is_none(), "a link is not read");
+        save(&folder, &root, 1, std::iter::empty(), &[]).expect("save");
+        assert_eq!(std::fs::read_to_string(&victim).expect("read"), "keep");
+        assert!(std::fs::symlink_metadata(&file).expect("reports").is_file());
+        assert_eq!(Reports::load(&folder, &root).map(|r| r.fingerprint()), Some(1));
+        let _ = std::fs::remove_dir_all(folder.parent().expect("base"));
+    }
 }
