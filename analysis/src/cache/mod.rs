@@ -227,17 +227,24 @@ fn checked_payload<'a>(bytes: &'a [u8], magic: &[u8; 8]) -> Option<&'a [u8]> {
     (u64::from_le_bytes(*checksum) == xxhash_rust::xxh3::xxh3_64(payload)).then_some(payload)
 }
 
+/// A sink for the parts of a payload, in order.
+type Emit<'a> = dyn FnMut(&[u8]) -> io::Result<()> + 'a;
+
 /// Writes `target` (with [`write_replacing`]): `magic`, the running build's identity, the
-/// payload made of `parts`, and the payload's checksum.
-fn write_framed(target: &Path, magic: &[u8; 8], parts: &[&[u8]]) -> io::Result<()> {
+/// payload that `payload` hands to its sink part by part, and the payload's checksum.
+fn write_framed(
+    target: &Path,
+    magic: &[u8; 8],
+    payload: impl FnOnce(&mut Emit<'_>) -> io::Result<()>,
+) -> io::Result<()> {
     write_replacing(target, |out| {
         out.write_all(magic)?;
         out.write_all(&postcard::to_allocvec(writer()).map_err(io::Error::other)?)?;
         let mut checksum = xxhash_rust::xxh3::Xxh3Default::new();
-        for part in parts {
+        payload(&mut |part: &[u8]| {
             checksum.update(part);
-            out.write_all(part)?;
-        }
+            out.write_all(part)
+        })?;
         out.write_all(&checksum.digest().to_le_bytes())
     })
 }
@@ -259,46 +266,55 @@ fn chunks(mut payload: &[u8]) -> Option<Vec<&[u8]>> {
 }
 
 /// Writes the results of the workspace at `root` (each file's path, text and results) as its
-/// cache in `folder`, then keeps the folder to its most recent caches.
+/// cache in `folder`, then keeps the folder to its most recent caches. Chunks are encoded in
+/// parallel a window at a time and written as they are done: the cache is never whole in memory.
 pub fn save<'a>(folder: &Path, root: &Path, files: &[(&'a Path, &'a Text, &'a FileFragments)]) -> io::Result<()> {
     let Some(target) = file_of(folder, root) else { return Ok(()) };
-    let chunks: Vec<Vec<u8>> = files
-        .par_chunks(CHUNK)
-        .map(|chunk| {
-            let mut out = Vec::new();
-            for (path, text, results) in chunk {
-                let Some(path) = files::strip_base(path, root).and_then(Path::to_str) else { continue };
-                let stored = StoredResults {
-                    errors: results
-                        .syntax_errors
-                        .iter()
-                        .map(|e| StoredError {
-                            code: e.code.as_str(),
-                            range: e.range,
-                            message: std::borrow::Cow::Borrowed(&e.message),
-                        })
-                        .collect(),
-                    fragments: std::borrow::Cow::Borrowed(&results.fragments),
-                };
-                let (stored, table) = stored_text::writing(text, || postcard::to_allocvec(&stored));
-                let stored = stored.map_err(io::Error::other)?;
-                let table = postcard::to_allocvec(&table).map_err(io::Error::other)?;
-                let results = (table.len() + stored.len()) as u64;
-                let header = StoredHeader { path, len: text.len() as u64, hash: text_hash(text), results };
-                out.extend(postcard::to_allocvec(&header).map_err(io::Error::other)?);
-                out.extend(table);
-                out.extend(stored);
-            }
-            Ok(out)
-        })
-        .collect::<io::Result<_>>()?;
     create_folder(folder)?;
-    // Each chunk after its length.
-    let lens: Vec<[u8; 8]> = chunks.iter().map(|chunk| (chunk.len() as u64).to_le_bytes()).collect();
-    let parts: Vec<&[u8]> = lens.iter().zip(&chunks).flat_map(|(len, chunk)| [len.as_slice(), chunk]).collect();
-    write_framed(&target, MAGIC, &parts)?;
+    let window = CHUNK * 2 * rayon::current_num_threads().max(1);
+    write_framed(&target, MAGIC, |emit| {
+        for files in files.chunks(window) {
+            let chunks: Vec<Vec<u8>> =
+                files.par_chunks(CHUNK).map(|chunk| encode_chunk(root, chunk)).collect::<io::Result<_>>()?;
+            // Each chunk after its length.
+            for chunk in &chunks {
+                emit(&(chunk.len() as u64).to_le_bytes())?;
+                emit(chunk)?;
+            }
+        }
+        Ok(())
+    })?;
     prune(folder, &target);
     Ok(())
+}
+
+/// One chunk of the cache: each file's header, table of texts and stored results.
+fn encode_chunk(root: &Path, files: &[(&Path, &Text, &FileFragments)]) -> io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    for (path, text, results) in files {
+        let Some(path) = files::strip_base(path, root).and_then(Path::to_str) else { continue };
+        let stored = StoredResults {
+            errors: results
+                .syntax_errors
+                .iter()
+                .map(|e| StoredError {
+                    code: e.code.as_str(),
+                    range: e.range,
+                    message: std::borrow::Cow::Borrowed(&e.message),
+                })
+                .collect(),
+            fragments: std::borrow::Cow::Borrowed(&results.fragments),
+        };
+        let (stored, table) = stored_text::writing(text, || postcard::to_allocvec(&stored));
+        let stored = stored.map_err(io::Error::other)?;
+        let table = postcard::to_allocvec(&table).map_err(io::Error::other)?;
+        let results = (table.len() + stored.len()) as u64;
+        let header = StoredHeader { path, len: text.len() as u64, hash: text_hash(text), results };
+        out.extend(postcard::to_allocvec(&header).map_err(io::Error::other)?);
+        out.extend(table);
+        out.extend(stored);
+    }
+    Ok(out)
 }
 
 /// Creates the cache folder, readable by its owner only.
@@ -421,6 +437,23 @@ pub(crate) mod tests {
         }
         // Another text at the same path is not served.
         assert_eq!(get(&cache, &root.join("a.nacl"), "type salto.u {\n}\n"), None);
+    }
+
+    #[test]
+    fn a_cache_written_over_many_windows_reads_back_every_file() {
+        let (root, folder) = workspace("windows");
+        let count = 3 * CHUNK * 2 * rayon::current_num_threads().max(1) + 7;
+        let paths: Vec<PathBuf> = (0..count).map(|i| root.join(format!("f{i}.nacl"))).collect();
+        let texts: Vec<Text> = (0..count).map(|i| Text::from(format!("salto.t i{i} {{\n  n = {i}\n}}\n"))).collect();
+        let all: Vec<FileFragments> = texts.iter().map(FileFragments::of_text).collect();
+        let files: Vec<(&Path, &Text, &FileFragments)> =
+            paths.iter().zip(&texts).zip(&all).map(|((p, t), r)| (p.as_path(), t, r)).collect();
+        save(&folder, &root, &files).expect("save");
+        let cache = Cache::load(&folder, &root);
+        assert_eq!(cache.files.len(), count);
+        for ((path, text), expected) in paths.iter().zip(&texts).zip(&all) {
+            assert_eq!(cache.get(path, text).as_ref(), Some(expected));
+        }
     }
 
     #[test]

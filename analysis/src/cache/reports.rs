@@ -195,7 +195,7 @@ pub fn save<'a>(
         .collect();
     let payload = postcard::to_allocvec(&StoredReports { fingerprint, files, untyped }).map_err(io::Error::other)?;
     create_folder(folder)?;
-    write_framed(&target.with_extension("reports"), MAGIC, &[&payload])
+    write_framed(&target.with_extension("reports"), MAGIC, |emit| emit(&payload))
 }
 
 #[cfg(test)]
