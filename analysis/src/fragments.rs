@@ -16,10 +16,18 @@ use nacl_syntax::rowan::NodeOrToken;
 use nacl_syntax::{FlatNode, FlatToken, TextRange, TextSize};
 use std::borrow::Cow;
 
-/// Text in a fragment (a key, a string, a number, a reference), and a file's whole text: short
-/// text (most keys and values) is kept inline without an allocation; longer text written as-is
-/// in a file is a slice of that file's text, shared without a copy; cloning is cheap.
-pub type Text = hipstr::HipStr<'static>;
+/// Text in a fragment (a key, a string, a number, a reference), and a file's whole text: text
+/// written as-is in a file is a slice of that file's text, shared without a copy; other text
+/// (decoded escapes) has its own. Sixteen bytes (a pointer and two 32-bit offsets); cloning is
+/// cheap.
+pub type Text = arcstr::Substr;
+
+/// The slice of `source` at `range`, sharing its text, when `range` lies in it on character
+/// boundaries.
+pub fn slice_of(source: &Text, range: std::ops::Range<usize>) -> Option<Text> {
+    source.get(range.clone())?;
+    Some(source.substr(range))
+}
 
 /// A value as written, with where it is.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -294,13 +302,12 @@ struct Reader {
 
 impl Reader {
     /// `text` (read from the file at `at`, or decoded from what is written there) as a
-    /// [`Text`]: a slice of the file's text when it is written there as-is and too long to keep
-    /// inline, else its own copy.
+    /// [`Text`]: a slice of the file's text when it is written there as-is, else its own copy.
     fn text(&self, text: &str, at: TextSize) -> Text {
         let start = usize::from(at);
         let end = start + text.len();
-        let as_is = text.len() > INLINE_TEXT && self.source.as_bytes().get(start..end) == Some(text.as_bytes());
-        as_is.then(|| self.source.try_slice(start..end).ok()).flatten().unwrap_or_else(|| Text::from(text))
+        let as_is = self.source.as_bytes().get(start..end) == Some(text.as_bytes());
+        as_is.then(|| slice_of(&self.source, start..end)).flatten().unwrap_or_else(|| Text::from(text))
     }
 
     /// A token's text.
@@ -522,18 +529,14 @@ impl Reader {
     }
 }
 
-/// Text up to this length is kept inline in a [`Text`] (hipstr's inline capacity), never as a
-/// slice of the file.
-const INLINE_TEXT: usize = Text::inline_capacity();
-
-/// How fragments store their texts (in the persistent cache): long text that is a slice of the
+/// How fragments store their texts (in the persistent cache): text that is a slice of the
 /// file's text as its place in that text, which is read anyway; any other text as its place in
 /// a table of the file's other texts, written beside its results (so that reading checks that
-/// the table is UTF-8 once, not every short text on its own). The file's text is set with
+/// the table is UTF-8 once, and texts read back share it). The file's text is set with
 /// [`stored_text::writing`] and [`stored_text::reading`] around writing or reading its results;
 /// without them every text is stored as itself.
 pub mod stored_text {
-    use super::{INLINE_TEXT, Text};
+    use super::{Text, slice_of};
     use serde::{Deserialize, Serialize, de::Error};
     use std::{borrow::Cow, cell::RefCell};
 
@@ -550,7 +553,7 @@ pub mod stored_text {
         /// Being written.
         Writing(String),
         /// Being read.
-        Reading(String),
+        Reading(Text),
     }
 
     thread_local! {
@@ -589,7 +592,7 @@ pub mod stored_text {
     /// Runs `f`, which reads the results of the file whose text is `source`, written with
     /// `table` as their table of texts.
     pub fn reading<R>(source: &Text, table: &str, f: impl FnOnce() -> R) -> R {
-        with_context(Context { source: source.clone(), table: Table::Reading(table.to_owned()) }, f).0
+        with_context(Context { source: source.clone(), table: Table::Reading(Text::from(table)) }, f).0
     }
 
     /// A text as stored.
@@ -620,13 +623,13 @@ pub mod stored_text {
         Some((start, len))
     }
 
-    /// Writes a text: its place in the file's text when it is a long slice of it, else its place
-    /// in the table of texts.
+    /// Writes a text: its place in the file's text when it is a slice of it, else its place in
+    /// the table of texts.
     pub fn serialize<S: serde::Serializer>(text: &Text, serializer: S) -> Result<S::Ok, S::Error> {
         let stored = CONTEXT.with(|c| {
             let mut context = c.borrow_mut();
             let Context { source, table } = context.as_mut()?;
-            if let Some((start, len)) = (text.len() > INLINE_TEXT).then(|| place_in(source, text)).flatten() {
+            if let Some((start, len)) = place_in(source, text) {
                 return Some(Stored::At(start, len));
             }
             match table {
@@ -648,8 +651,8 @@ pub mod stored_text {
         let range = start..start.checked_add(len).ok_or_else(|| D::Error::custom("a stored text is too long"))?;
         CONTEXT
             .with(|c| match c.borrow().as_ref()? {
-                Context { source, .. } if !listed => source.try_slice(range).ok(),
-                Context { table: Table::Reading(table), .. } => table.get(range).map(Text::from),
+                Context { source, .. } if !listed => slice_of(source, range),
+                Context { table: Table::Reading(table), .. } => slice_of(table, range),
                 Context { .. } => None,
             })
             .ok_or_else(|| D::Error::custom("a stored text does not lie in its file or its table"))
@@ -695,14 +698,20 @@ mod tests {
 
     #[test]
     fn a_stored_text_outside_its_file_or_its_table_is_refused() {
-        let source = Text::from("salto.t i {\n  key = \"value\"\n}\n");
+        // The escaped value is decoded, so it is stored in the table; the rest are places.
+        let source = Text::from("salto.t i {\n  key = \"va\\\"lue\"\n}\n");
         let fragments = crate::db::FileFragments::of_text(&source).fragments;
         let (bytes, table) = stored_text::writing(&source, || postcard::to_allocvec(&fragments[0]));
+        assert_eq!(table, "va\"lue");
         let bytes = bytes.expect("written");
-        let read = |table: &str| stored_text::reading(&source, table, || postcard::from_bytes::<Fragment>(&bytes).ok());
-        assert_eq!(read(&table).as_ref(), Some(&fragments[0]));
-        assert_eq!(read(&table[..table.len() - 1]), None);
-        assert_eq!(read(""), None);
+        let read = |source: &str, table: &str| {
+            stored_text::reading(&source.into(), table, || postcard::from_bytes::<Fragment>(&bytes).ok())
+        };
+        assert_eq!(read(&source, &table).as_ref(), Some(&fragments[0]));
+        assert_eq!(read(&source, &table[..table.len() - 1]), None);
+        assert_eq!(read(&source, ""), None);
+        // The key is past the end of a shorter text.
+        assert_eq!(read(&source[..12], &table), None);
     }
 
     #[test]
@@ -744,7 +753,7 @@ mod tests {
         assert_eq!(&*fragment.values[0].key, "label");
     }
     #[test]
-    fn long_text_written_as_is_is_a_slice_of_the_file_and_decoded_text_a_copy() {
+    fn text_written_as_is_is_a_slice_of_the_file_and_decoded_text_a_copy() {
         let text: Text = concat!(
             "salto.t i {\n",
             "  a_key_longer_than_twenty_three_bytes = \"a value longer than twenty-three bytes\"\n",
@@ -767,6 +776,7 @@ mod tests {
         assert!(
             matches!(&parts[0], TemplatePart::Text(t) if in_text(t) && &**t == "a first line long enough to be shared\nand ")
         );
-        assert!(matches!(&short.value.kind, ValueKind::String(s) if s.is_inline() && &**s == "short"));
+        assert!(matches!(&short.value.kind, ValueKind::String(s) if in_text(s) && &**s == "short"));
+        assert!(in_text(&short.key));
     }
 }

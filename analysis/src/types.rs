@@ -140,7 +140,7 @@ pub fn type_info<'db>(db: &'db dyn Db, workspace: Workspace, key: ElementKey<'db
             type_name: if field.defs.iter().all(|(_, d)| d.type_name == field.type_name) {
                 field.type_name.clone()
             } else {
-                crate::fragments::Text::borrowed("unknown")
+                arcstr::literal_substr!("unknown")
             },
             // Salto fills `_default` into instances before it checks `_required`.
             required: is_true(&field.annotations, "_required") && first_value(&field.annotations, "_default").is_none(),

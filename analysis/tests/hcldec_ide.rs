@@ -69,7 +69,7 @@ fn diagnostics(loaded: &LoadedWorkspace, path: &Path) -> String {
     let text = file.text(&loaded.db).clone();
     let mut out = String::new();
     for d in loaded.file_diagnostics(file) {
-        let _ = writeln!(out, "{} {:?} {}", d.code, &text[d.range], d.message);
+        let _ = writeln!(out, "{} {:?} {}", d.code, &text.as_str()[d.range], d.message);
     }
     out
 }

@@ -94,7 +94,7 @@ pub fn render_human(
         .filter_map(|r| {
             let other = texts.get(&r.path)?;
             let (shown, span, line) = snippet_span(other, indexes.of(&r.path, other), r.range);
-            let (source, span) = terminal::pictured(&other[shown], span);
+            let (source, span) = terminal::pictured(&other.as_str()[shown], span);
             let origin = terminal::escaped(&display_path(&r.path)).into_owned();
             Some(RelatedSnippet { origin, source, span, line, label: terminal::escaped(&r.message) })
         })

@@ -37,7 +37,7 @@ use std::{
 /// The first bytes of a cache file.
 const MAGIC: &[u8; 8] = b"naclls\x00\x01";
 /// What wrote a cache: results of another version may differ, so its caches are not read.
-const VERSION: &str = concat!(env!("CARGO_PKG_NAME"), " ", env!("CARGO_PKG_VERSION"), " cache 3");
+const VERSION: &str = concat!(env!("CARGO_PKG_NAME"), " ", env!("CARGO_PKG_VERSION"), " cache 4");
 
 /// The version and the build of the program running: a cache written by another build (whose
 /// results may be computed differently) is not read.
@@ -457,7 +457,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn long_text_written_as_is_is_stored_as_its_place_and_read_back_as_a_slice_of_the_file() {
+    fn text_written_as_is_is_stored_as_its_place_and_read_back_as_a_slice_of_the_file() {
         let (root, folder) = workspace("places");
         save_texts(&root, &folder);
         let stored = std::fs::read(file_of(&folder, &root).expect("a cache file")).expect("read");
@@ -474,15 +474,18 @@ pub(crate) mod tests {
         let in_text = |t: &Text| text.as_bytes().as_ptr_range().contains(&t.as_ptr());
         assert!(in_text(&values[0].key));
         assert!(matches!(&values[0].value.kind, ValueKind::String(s) if in_text(s)));
+        // A short key is a slice too.
+        assert!(in_text(&values[1].key) && &*values[1].key == "escaped");
         assert!(matches!(&values[1].value.kind, ValueKind::String(s) if !in_text(s)));
         assert_eq!(read, results(LONG));
     }
 
     #[test]
-    fn a_files_short_texts_are_stored_in_its_table_in_their_order() {
+    fn texts_that_are_not_slices_of_the_files_text_are_stored_in_its_table_in_their_order() {
         let (root, folder) = workspace("table");
         let text = "salto.t i {\n  shortkey = \"word\"\n  o = {\n    shortkey = \"word\"\n  }\n}\n";
         let path = root.join("t.nacl");
+        // Results of another copy of the text: none of their texts is a slice of the one saved.
         let written = results(text);
         save(&folder, &root, &[(path.as_path(), &Text::from(text), &written)]).expect("save");
         let stored = std::fs::read(file_of(&folder, &root).expect("a cache file")).expect("read");
