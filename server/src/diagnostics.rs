@@ -223,7 +223,8 @@ fn severity_name(severity: Severity) -> &'static str {
 pub fn json_report(reports: &[FileReport], texts: &Texts) -> JsonReport {
     let mut diagnostics = Vec::new();
     let mut indexes = LineIndexes::default();
-    for report in reports {
+    // A line index only for the files with diagnostics (most files of a workspace have none).
+    for report in reports.iter().filter(|r| !r.diagnostics.is_empty()) {
         let index = LineIndex::new(&report.text);
         for diagnostic in &report.diagnostics {
             let related = diagnostic
