@@ -2,7 +2,7 @@
 //! [`open_regular`]: only regular files (after following links), never blocking on a FIFO or a
 //! device, and never more than a size cap.
 
-use crate::codes::AnalysisCode;
+use crate::{codes::AnalysisCode, fragments::Text};
 use nacl_syntax::{SyntaxError, TextRange, TextSize};
 use std::{
     fs::File,
@@ -380,6 +380,30 @@ pub fn load(path: &Path) -> LoadedFile {
     }
 }
 
+/// Reads a file for analysis straight into the [`Text`] the database keeps, without a copy;
+/// never failing: as with [`load`], problems become a file-level error.
+pub fn load_text(path: &Path) -> (Text, Option<SyntaxError>) {
+    if let Some(text) = read_text(path) {
+        return (text, None);
+    }
+    // Unreadable, too large, changed while read or not UTF-8: read the common way, which says why.
+    let file = load(path);
+    (Text::from(file.text), file.error)
+}
+
+/// A regular file of at most [`MAX_FILE_SIZE`] bytes as a [`Text`], when it reads whole, at the
+/// size it had when opened, and is UTF-8.
+fn read_text(path: &Path) -> Option<Text> {
+    let (mut file, size) = open_regular(path, MAX_FILE_SIZE).ok()?;
+    // (An empty file is read the common way: a `Text` is never allocated empty.)
+    let size = usize::try_from(size).ok().filter(|&size| size > 0)?;
+    let mut read = Ok(());
+    let text = arcstr::ArcStr::init_with(size, |buf| read = file.read_exact(buf)).ok()?;
+    read.ok()?;
+    // Nothing more: the file did not grow while it was read.
+    (file.read(&mut [0; 1]).ok()? == 0).then(|| Text::from(text))
+}
+
 /// A file's bytes as nacl-ls reads them: UTF-8, a leading byte order mark read as part of the
 /// text (the lexer takes it for white space); invalid UTF-8 is an error at the first bad byte.
 pub fn decode(bytes: Vec<u8>) -> LoadedFile {
@@ -410,6 +434,29 @@ mod tests {
         let error = loaded.error.expect("an encoding error");
         assert_eq!(error.code, AnalysisCode::InvalidUtf8);
         assert_eq!(u32::from(error.range.start()), 19);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_text_read_straight_into_the_database_is_what_load_reads() {
+        let dir = std::env::temp_dir().join(format!("nacl-analysis-load-text-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let files: [(&str, &[u8]); 4] = [
+            ("good.nacl", "salto.t a {\n  x = \"é\"\n}\n".as_bytes()),
+            ("empty.nacl", b""),
+            ("bad.nacl", b"salto.t a {\n  x = \"\xff\"\n}\n"),
+            ("cut.nacl", b"salto.t a {\n  x = \"\xc3"),
+        ];
+        for (name, bytes) in files {
+            std::fs::write(dir.join(name), bytes).expect("write");
+        }
+        for name in ["good.nacl", "empty.nacl", "bad.nacl", "cut.nacl", "missing.nacl", "."] {
+            let path = dir.join(name);
+            let (text, error) = load_text(&path);
+            let loaded = load(&path);
+            assert_eq!(&*text, loaded.text, "{name}");
+            assert_eq!(error.map(|e| (e.code, e.range)), loaded.error.map(|e| (e.code, e.range)), "{name}");
+        }
         std::fs::remove_dir_all(&dir).ok();
     }
 

@@ -138,8 +138,7 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     let over = std::sync::atomic::AtomicBool::new(false);
     progress(0, total);
     let read = ProgressCounter::new(total, progress);
-    // Each text becomes the `Text` the database keeps on the thread that read it, without a
-    // copy: its buffer is the one the file was read into.
+    // Each file is read straight into the `Text` the database keeps, on the thread that read it.
     let read_files = || -> Vec<(PathBuf, Language, Text, Option<nacl_syntax::SyntaxError>)> {
         paths
             .into_par_iter()
@@ -148,9 +147,9 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
                     over.store(true, std::sync::atomic::Ordering::Relaxed);
                     (Text::new(), None)
                 } else {
-                    let file = files::load(&path);
-                    bytes.fetch_add(file.text.len() as u64, std::sync::atomic::Ordering::Relaxed);
-                    (Text::from(file.text), file.error)
+                    let (text, error) = files::load_text(&path);
+                    bytes.fetch_add(text.len() as u64, std::sync::atomic::Ordering::Relaxed);
+                    (text, error)
                 };
                 read.finished_one();
                 let language = Language::of_path(&path).unwrap_or(Language::Nacl);
