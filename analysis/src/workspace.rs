@@ -186,22 +186,31 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     }
     // Where the cache has the results of unchanged files (decoded when first needed).
     let is_nacl = |language: Language, error: &Option<_>| language == Language::Nacl && error.is_none();
-    let cached: Vec<Option<crate::cache::CacheEntry>> = loaded
+    // Each text is hashed once: for the cache here, for the fingerprint and the cache's next
+    // writing later ([`text_hash`]).
+    let hashed: Vec<(u64, Option<crate::cache::CacheEntry>)> = loaded
         .par_iter()
-        .map(|(path, language, text, error)| is_nacl(*language, error).then(|| cache.entry(path, text)).flatten())
+        .map(|(path, language, text, error)| {
+            let hash = crate::cache::text_hash(text);
+            (hash, is_nacl(*language, error).then(|| cache.entry(path, text.len(), hash)).flatten())
+        })
         .collect();
     let cached_files = cache.len();
     db.set_file_cache(cache);
     let mut source_files = Vec::with_capacity(loaded.len());
+    let mut known_hashes = crate::db::KnownHashes::with_capacity_and_hasher(loaded.len(), Default::default());
     let (mut from_cache, mut nacl_files) = (0, 0);
-    for ((path, language, text, error), cached) in loaded.into_iter().zip(cached) {
+    for ((path, language, text, error), (hash, cached)) in loaded.into_iter().zip(hashed) {
         if let Some(error) = &error {
             load_errors.push((path.clone(), Diagnostic::from_syntax(error)));
         }
         nacl_files += usize::from(is_nacl(language, &error));
         from_cache += usize::from(cached.is_some());
-        source_files.push(SourceFile::builder(path, language, text).cached(cached).durability(ON_DISK).new(&db));
+        let file = SourceFile::builder(path, language, text.clone()).cached(cached).durability(ON_DISK).new(&db);
+        known_hashes.insert(file, (text, hash));
+        source_files.push(file);
     }
+    db.set_known_hashes(known_hashes);
     let cache_stale = cache_folder.is_some() && (from_cache < nacl_files || cached_files > from_cache);
     let static_files = static_files(&layout);
     // A broken project file leaves files without specs; the editor and `check` say why.
@@ -228,10 +237,12 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     }
 }
 
-/// A hash of a file's text.
+/// The hash of a file's text (the one computed as the workspace was read, while the text is
+/// that one).
 #[salsa::tracked(returns(copy))]
 fn text_hash(db: &dyn crate::db::Db, file: SourceFile) -> u64 {
-    xxhash_rust::xxh3::xxh3_64(file.text(db).as_bytes())
+    let text = file.text(db);
+    db.known_hash(file, text).unwrap_or_else(|| crate::cache::text_hash(text))
 }
 
 /// A hash of everything a workspace's diagnostics and notes are computed from: its layout,
@@ -392,6 +403,9 @@ impl LoadedWorkspace {
     /// ([`fingerprint`]); the files' texts are hashed on all cores.
     pub fn fingerprint(&self) -> u64 {
         self.par_map(self.workspace.files(&self.db), |db, &file| text_hash(db, file));
+        // Every file's hash is memoized now: the hashes computed as the files were read (with
+        // texts edited since) need not be kept.
+        self.db.release_known_hashes();
         fingerprint(&self.db, self.workspace)
     }
 
@@ -537,9 +551,14 @@ impl LoadedWorkspace {
             .copied()
             .filter(|&f| f.language(&self.db) == Language::Nacl && !unreadable.contains(f.path(&self.db).as_path()))
             .collect();
-        let entries: Vec<(&Path, &Text, &crate::db::FileFragments)> = nacl
+        let entries: Vec<crate::cache::SavedFile<'_>> = nacl
             .iter()
-            .map(|&f| (f.path(&self.db).as_path(), f.text(&self.db), crate::db::file_fragments(&self.db, f)))
+            .map(|&f| crate::cache::SavedFile {
+                path: f.path(&self.db).as_path(),
+                text: f.text(&self.db),
+                hash: text_hash(&self.db, f),
+                results: crate::db::file_fragments(&self.db, f),
+            })
             .collect();
         crate::cache::save(&folder, &self.workspace.layout(&self.db).root, &entries)?;
         self.cache_stale = false;
@@ -887,6 +906,26 @@ mod tests {
         loaded.set_file_text(&path, Text::from("salto.t e {\n}\n"));
         assert!(!serve(&loaded, fingerprint, diagnostic(0, 7)));
         let _ = std::fs::remove_dir_all(folder.parent().expect("base"));
+    }
+
+    #[test]
+    fn a_text_set_after_loading_is_hashed_again_for_the_fingerprint() {
+        let (root, _) = crate::cache::tests::workspace("hashes");
+        std::fs::create_dir_all(root.join("salto.config")).expect("create");
+        let (path, before, after) = (root.join("a.nacl"), "salto.t a {\n}\n", "salto.t b {\n}\n");
+        std::fs::write(&path, before).expect("write");
+        let unchanged = load(&root, None).fingerprint();
+        // The same text in another buffer: hashed again, to the same hash.
+        let mut same = load(&root, None);
+        same.set_disk_text(&path, Text::from(before));
+        assert_eq!(same.fingerprint(), unchanged);
+        // Another text set before the first fingerprint: not the hash read with the file.
+        let mut edited = load(&root, None);
+        edited.set_disk_text(&path, Text::from(after));
+        std::fs::write(&path, after).expect("write");
+        let fingerprint = edited.fingerprint();
+        assert_ne!(fingerprint, unchanged);
+        assert_eq!(fingerprint, load(&root, None).fingerprint());
     }
 
     #[test]

@@ -131,7 +131,7 @@ fn file_of(folder: &Path, root: &Path) -> Option<PathBuf> {
 }
 
 /// The hash a file's text is known by.
-fn text_hash(text: &str) -> u64 {
+pub(crate) fn text_hash(text: &str) -> u64 {
     xxhash_rust::xxh3::xxh3_64(text.as_bytes())
 }
 
@@ -153,10 +153,11 @@ impl Cache {
     }
 
     /// Where the results of the file at `path` are, if the cache holds them for exactly the
-    /// text `text` (decoded later, with [`Cache::decode`], by the query that needs them).
-    pub fn entry(&self, path: &Path, text: &Text) -> Option<CacheEntry> {
+    /// text of length `len` and hash `hash` ([`text_hash`]) (decoded later, with
+    /// [`Cache::decode`], by the query that needs them).
+    pub fn entry(&self, path: &Path, len: usize, hash: u64) -> Option<CacheEntry> {
         let entry = self.files.get(files::strip_base(path, &self.root)?.to_str()?)?;
-        if entry.len != text.len() as u64 || entry.hash != text_hash(text) {
+        if entry.len != len as u64 || entry.hash != hash {
             return None;
         }
         Some(CacheEntry { results: entry.results.clone() })
@@ -184,7 +185,7 @@ impl Cache {
     /// they cannot be decoded).
     #[cfg(test)]
     fn get(&self, path: &Path, text: &Text) -> Option<FileFragments> {
-        self.decode(&self.entry(path, text)?, text)
+        self.decode(&self.entry(path, text.len(), text_hash(text))?, text)
     }
 }
 
@@ -265,10 +266,22 @@ fn chunks(mut payload: &[u8]) -> Option<Vec<&[u8]>> {
     Some(chunks)
 }
 
-/// Writes the results of the workspace at `root` (each file's path, text and results) as its
-/// cache in `folder`, then keeps the folder to its most recent caches. Chunks are encoded in
-/// parallel a window at a time and written as they are done: the cache is never whole in memory.
-pub fn save<'a>(folder: &Path, root: &Path, files: &[(&'a Path, &'a Text, &'a FileFragments)]) -> io::Result<()> {
+/// A file whose results are written to the cache.
+pub struct SavedFile<'a> {
+    /// Its path.
+    pub path: &'a Path,
+    /// Its text.
+    pub text: &'a Text,
+    /// The text's [`text_hash`].
+    pub hash: u64,
+    /// Its results.
+    pub results: &'a FileFragments,
+}
+
+/// Writes the results of the workspace at `root` as its cache in `folder`, then keeps the
+/// folder to its most recent caches. Chunks are encoded in parallel a window at a time and
+/// written as they are done: the cache is never whole in memory.
+pub fn save(folder: &Path, root: &Path, files: &[SavedFile<'_>]) -> io::Result<()> {
     let Some(target) = file_of(folder, root) else { return Ok(()) };
     create_folder(folder)?;
     let window = CHUNK * 2 * rayon::current_num_threads().max(1);
@@ -289,9 +302,9 @@ pub fn save<'a>(folder: &Path, root: &Path, files: &[(&'a Path, &'a Text, &'a Fi
 }
 
 /// One chunk of the cache: each file's header, table of texts and stored results.
-fn encode_chunk(root: &Path, files: &[(&Path, &Text, &FileFragments)]) -> io::Result<Vec<u8>> {
+fn encode_chunk(root: &Path, files: &[SavedFile<'_>]) -> io::Result<Vec<u8>> {
     let mut out = Vec::new();
-    for (path, text, results) in files {
+    for &SavedFile { path, text, hash, results } in files {
         let Some(path) = files::strip_base(path, root).and_then(Path::to_str) else { continue };
         let stored = StoredResults {
             errors: results
@@ -309,7 +322,7 @@ fn encode_chunk(root: &Path, files: &[(&Path, &Text, &FileFragments)]) -> io::Re
         let stored = stored.map_err(io::Error::other)?;
         let table = postcard::to_allocvec(&table).map_err(io::Error::other)?;
         let results = (table.len() + stored.len()) as u64;
-        let header = StoredHeader { path, len: text.len() as u64, hash: text_hash(text), results };
+        let header = StoredHeader { path, len: text.len() as u64, hash, results };
         out.extend(postcard::to_allocvec(&header).map_err(io::Error::other)?);
         out.extend(table);
         out.extend(stored);
@@ -395,6 +408,11 @@ pub(crate) mod tests {
         cache.get(path, &Text::from(text))
     }
 
+    /// A file to save, with its text's hash.
+    fn saved<'a>(path: &'a Path, text: &'a Text, results: &'a FileFragments) -> SavedFile<'a> {
+        SavedFile { path, text, hash: text_hash(text), results }
+    }
+
     /// A new workspace folder and cache folder (not created) for the test `name`.
     pub(crate) fn workspace(name: &str) -> (PathBuf, PathBuf) {
         let base = std::env::temp_dir().join(format!("nacl-ls-cache-{name}-{}", std::process::id()));
@@ -421,8 +439,7 @@ pub(crate) mod tests {
         let paths: Vec<PathBuf> = TEXTS.iter().map(|(p, _)| root.join(p)).collect();
         let texts: Vec<Text> = TEXTS.iter().map(|(_, t)| Text::from(*t)).collect();
         let all: Vec<FileFragments> = texts.iter().map(FileFragments::of_text).collect();
-        let files: Vec<(&Path, &Text, &FileFragments)> =
-            paths.iter().zip(&texts).zip(&all).map(|((p, t), r)| (p.as_path(), t, r)).collect();
+        let files: Vec<SavedFile<'_>> = paths.iter().zip(&texts).zip(&all).map(|((p, t), r)| saved(p, t, r)).collect();
         save(folder, root, &files).expect("save");
         all
     }
@@ -446,8 +463,7 @@ pub(crate) mod tests {
         let paths: Vec<PathBuf> = (0..count).map(|i| root.join(format!("f{i}.nacl"))).collect();
         let texts: Vec<Text> = (0..count).map(|i| Text::from(format!("salto.t i{i} {{\n  n = {i}\n}}\n"))).collect();
         let all: Vec<FileFragments> = texts.iter().map(FileFragments::of_text).collect();
-        let files: Vec<(&Path, &Text, &FileFragments)> =
-            paths.iter().zip(&texts).zip(&all).map(|((p, t), r)| (p.as_path(), t, r)).collect();
+        let files: Vec<SavedFile<'_>> = paths.iter().zip(&texts).zip(&all).map(|((p, t), r)| saved(p, t, r)).collect();
         save(&folder, &root, &files).expect("save");
         let cache = Cache::load(&folder, &root);
         assert_eq!(cache.files.len(), count);
@@ -487,7 +503,7 @@ pub(crate) mod tests {
         let path = root.join("t.nacl");
         // Results of another copy of the text: none of their texts is a slice of the one saved.
         let written = results(text);
-        save(&folder, &root, &[(path.as_path(), &Text::from(text), &written)]).expect("save");
+        save(&folder, &root, &[saved(&path, &Text::from(text), &written)]).expect("save");
         let stored = std::fs::read(file_of(&folder, &root).expect("a cache file")).expect("read");
         let contains = |needle: &str| stored.windows(needle.len()).any(|w| w == needle.as_bytes());
         assert!(contains("shortkeywordoshortkeyword"));
