@@ -186,13 +186,16 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     }
     // Where the cache has the results of unchanged files (decoded when first needed).
     let is_nacl = |language: Language, error: &Option<_>| language == Language::Nacl && error.is_none();
-    // Each text is hashed once: for the cache here, for the fingerprint and the cache's next
-    // writing later ([`text_hash`]).
-    let hashed: Vec<(u64, Option<crate::cache::CacheEntry>)> = loaded
+    // With a cache, each text is hashed once: for the cache here, for the fingerprint and the
+    // cache's next writing later ([`text_hash`]).
+    let hashed: Vec<(Option<u64>, Option<crate::cache::CacheEntry>)> = loaded
         .par_iter()
         .map(|(path, language, text, error)| {
+            if cache_folder.is_none() {
+                return (None, None);
+            }
             let hash = crate::cache::text_hash(text);
-            (hash, is_nacl(*language, error).then(|| cache.entry(path, text.len(), hash)).flatten())
+            (Some(hash), is_nacl(*language, error).then(|| cache.entry(path, text.len(), hash)).flatten())
         })
         .collect();
     let cached_files = cache.len();
@@ -207,7 +210,9 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
         nacl_files += usize::from(is_nacl(language, &error));
         from_cache += usize::from(cached.is_some());
         let file = SourceFile::builder(path, language, text.clone()).cached(cached).durability(ON_DISK).new(&db);
-        known_hashes.insert(file, (text, hash));
+        if let Some(hash) = hash {
+            known_hashes.insert(file, (text, hash));
+        }
         source_files.push(file);
     }
     db.set_known_hashes(known_hashes);
