@@ -169,6 +169,8 @@ impl Cache {
         let bytes = self.bytes.get(entry.results.clone())?;
         // The table is checked to be UTF-8 once here, and its texts are slices of it.
         let (table, bytes) = postcard::take_from_bytes::<&str>(bytes).ok()?;
+        // A `Text` holds at most 4 GiB (its offsets are 32-bit); no file's table is near that.
+        u32::try_from(table.len()).ok()?;
         let stored: StoredResults<'_> = stored_text::reading(text, table, || postcard::from_bytes(bytes).ok())?;
         let errors: Option<Vec<SyntaxError>> = stored
             .errors
