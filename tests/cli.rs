@@ -222,6 +222,28 @@ fn fmt_formats_stdin_to_stdout() {
 }
 
 #[test]
+fn fmt_refuses_stdin_over_the_file_size_cap_with_a_message() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nacl-ls"))
+        .args(["fmt", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("nacl-ls starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // 129 MiB of blank lines, one over the cap; the writer stops when nacl-ls stops reading.
+    let block = vec![b'\n'; 1 << 20];
+    let writer = std::thread::spawn(move || (0..129).try_for_each(|_| stdin.write_all(&block)));
+    let output = child.wait_with_output().expect("nacl-ls finishes");
+    let _ = writer.join();
+    assert!(!output.status.success());
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("stdin is larger than the 128 MiB nacl-ls formats"), "{stderr}");
+}
+
+#[test]
 fn fmt_leaves_broken_blocks_alone() {
     let scratch = Scratch::new("fmt-broken");
     let file = scratch.0.join("a.nacl");
