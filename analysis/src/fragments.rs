@@ -306,7 +306,13 @@ impl Reader {
     fn text(&self, text: &str, at: TextSize) -> Text {
         let start = usize::from(at);
         let end = start + text.len();
-        let as_is = self.source.as_bytes().get(start..end) == Some(text.as_bytes());
+        // Text read from the file is that very slice of it: the same address, so no need to
+        // compare the bytes.
+        let as_is = self
+            .source
+            .as_bytes()
+            .get(start..end)
+            .is_some_and(|there| std::ptr::eq(there.as_ptr(), text.as_ptr()) || there == text.as_bytes());
         as_is.then(|| slice_of(&self.source, start..end)).flatten().unwrap_or_else(|| Text::from(text))
     }
 
@@ -317,8 +323,30 @@ impl Reader {
 
     /// The text of a `LABEL` or `KEY` (decoded when quoted).
     fn name_text(&self, name: GNode<'_>) -> Text {
-        let at = name.node(STRING).map_or(name.range().start(), content_start);
-        self.text(&name.name_text(), at)
+        match name.node(STRING) {
+            Some(string) => {
+                self.plain_string(string).unwrap_or_else(|| self.text(&string.string_value(), content_start(string)))
+            }
+            None => self.text(&name.name_text(), name.range().start()),
+        }
+    }
+
+    /// The value of a `"` string of literal text alone (no escape, no template), sliced from
+    /// the file without decoding it; `None` for any other string.
+    fn plain_string(&self, string: GNode<'_>) -> Option<Text> {
+        let mut literal = None;
+        for part in string.children() {
+            match part {
+                NodeOrToken::Token(t) if t.kind() == STRING_TEXT && literal.is_none() => literal = Some(t),
+                NodeOrToken::Token(t) if matches!(t.kind(), STRING_TEXT | ESCAPE) => return None,
+                NodeOrToken::Token(_) => {}
+                NodeOrToken::Node(_) => return None,
+            }
+        }
+        Some(match literal {
+            Some(token) => self.token_text(token),
+            None => self.text("", content_start(string)),
+        })
     }
 
     fn type_fragment(&mut self, block: GNode<'_>, id: ElemId, kind: FragmentKind, header_range: TextRange) -> Fragment {
@@ -474,6 +502,9 @@ impl Reader {
 
     /// A string's value: plain text, or a template when it holds references.
     fn string_kind(&self, string: GNode<'_>, multiline: bool) -> ValueKind {
+        if !multiline && let Some(text) = self.plain_string(string) {
+            return ValueKind::String(text);
+        }
         if !string.has_templates() {
             let text = if multiline { string.multiline_value() } else { string.string_value() };
             return ValueKind::String(self.text(&text, content_start(string)));
@@ -763,12 +794,17 @@ mod tests {
             "and ${ salto.t.instance.j } a reference\n",
             "'''\n",
             "  short = \"short\"\n",
+            "  \"a quoted key\" = \"\"\n",
+            "  \"an escaped \\\"key\\\"\" = 1\n",
             "}\n"
         )
         .into();
         let fragment = &crate::db::FileFragments::of_text(&text).fragments[0];
         let in_text = |t: &Text| text.as_bytes().as_ptr_range().contains(&t.as_ptr());
-        let [long, escaped, multiline, short] = &fragment.values[..] else { panic!("four values") };
+        let [long, escaped, multiline, short, quoted, escaped_key] = &fragment.values[..] else { panic!("six values") };
+        assert!(in_text(&quoted.key) && &*quoted.key == "a quoted key");
+        assert!(matches!(&quoted.value.kind, ValueKind::String(s) if s.is_empty()));
+        assert!(!in_text(&escaped_key.key) && &*escaped_key.key == "an escaped \"key\"");
         assert!(in_text(&long.key));
         assert!(matches!(&long.value.kind, ValueKind::String(s) if in_text(s)));
         assert!(matches!(&escaped.value.kind, ValueKind::String(s) if !in_text(s) && s.ends_with("\" (a quote)")));
