@@ -206,15 +206,21 @@ fn fmt_diff_prints_a_unified_diff() {
     assert_eq!(std::fs::read_to_string(&file).expect("read"), MESSY, "--diff changes nothing");
 }
 
-#[test]
-fn fmt_formats_stdin_to_stdout() {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_nacl-ls"))
+/// `nacl-ls fmt -` started with stdin, stdout and stderr piped.
+fn fmt_stdin_child() -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_nacl-ls"))
         .args(["fmt", "-"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
         .spawn()
-        .expect("nacl-ls starts");
+        .expect("nacl-ls starts")
+}
+
+#[test]
+fn fmt_formats_stdin_to_stdout() {
+    use std::io::Write;
+    let mut child = fmt_stdin_child();
     child.stdin.take().expect("stdin").write_all(MESSY.as_bytes()).expect("write stdin");
     let output = child.wait_with_output().expect("nacl-ls finishes");
     assert!(output.status.success());
@@ -224,13 +230,7 @@ fn fmt_formats_stdin_to_stdout() {
 #[test]
 fn fmt_refuses_stdin_over_the_file_size_cap_with_a_message() {
     use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_nacl-ls"))
-        .args(["fmt", "-"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("nacl-ls starts");
+    let mut child = fmt_stdin_child();
     let mut stdin = child.stdin.take().expect("stdin");
     // 129 MiB of blank lines, one over the cap; the writer stops when nacl-ls stops reading.
     let block = vec![b'\n'; 1 << 20];
