@@ -15,7 +15,8 @@
 //!
 //! Nothing in a cache file is trusted: it is read only if it is a regular file under a size cap,
 //! starts with this format's magic and the running build's identity, and its payload matches its
-//! checksum;
+//! checksum; a file's results are used only if every text and range they hold lies in the file's
+//! text, on character boundaries;
 //! anything else (a half-written, corrupt, foreign or planted file) is ignored as if absent. A
 //! cache is written to a new temporary file and renamed over the old one, so readers never see
 //! half a cache and a link planted at its name is replaced, not followed.
@@ -25,7 +26,7 @@ pub mod reports;
 use crate::{
     db::FileFragments,
     files,
-    fragments::{Fragment, Text, stored_text},
+    fragments::{Fragment, TemplatePart, Text, Value, ValueKind, stored_text},
 };
 use nacl_syntax::{SyntaxError, TextRange, nacl::ErrorCode};
 use rayon::prelude::*;
@@ -180,7 +181,8 @@ impl Cache {
                 Some(SyntaxError::new(*code, e.range, e.message))
             })
             .collect();
-        Some(FileFragments { syntax_errors: errors?.into(), fragments: stored.fragments.into_owned().into() })
+        let results = FileFragments { syntax_errors: errors?.into(), fragments: stored.fragments.into_owned().into() };
+        ranges_fit(&results, text).then_some(results)
     }
 
     /// The results cached for the file at `path` if its text is `text` (`None` as well when
@@ -189,6 +191,50 @@ impl Cache {
     fn get(&self, path: &Path, text: &Text) -> Option<FileFragments> {
         self.decode(&self.entry(path, text.len(), text_hash(text))?, text)
     }
+}
+
+/// Whether every range in `results` lies in `text`, on character boundaries. Stored texts are
+/// checked as they are read ([`stored_text::reading`]); this checks the places the results
+/// point at, which diagnostics, hovers and edits slice the text by.
+fn ranges_fit(results: &FileFragments, text: &str) -> bool {
+    let fits = |range: TextRange| fits(text, range);
+    results.fragments.iter().all(|fragment| {
+        let declared = || fragment.fields.iter().chain(&fragment.annotation_types);
+        [fragment.range, fragment.header_range].into_iter().chain(fragment.type_range).all(fits)
+            && declared().all(|field| {
+                [field.range, field.name_range, field.type_range].into_iter().all(fits)
+                    && entries_fit(&field.annotations, text, 0)
+            })
+            && entries_fit(&fragment.values, text, 0)
+    }) && results.syntax_errors.iter().all(|error| fits(error.range))
+}
+
+/// Whether `range` lies in `text`, on character boundaries.
+fn fits(text: &str, range: TextRange) -> bool {
+    usize::from(range.end()) <= text.len()
+        && text.is_char_boundary(range.start().into())
+        && text.is_char_boundary(range.end().into())
+}
+
+/// Whether the keys and values of `entries`, at nesting `depth`, fit `text`.
+fn entries_fit(entries: &[crate::fragments::Entry], text: &str, depth: u32) -> bool {
+    entries.iter().all(|entry| fits(text, entry.key_range) && value_fits(&entry.value, text, depth))
+}
+
+/// Whether `value`, at nesting `depth`, and the values in it fit `text`. Values nest no deeper
+/// than the parser reads; a deeper one was not written by it.
+fn value_fits(value: &Value, text: &str, depth: u32) -> bool {
+    depth <= nacl_syntax::nacl::MAX_NESTING
+        && fits(text, value.range)
+        && match &value.kind {
+            ValueKind::List(items) => items.iter().all(|item| value_fits(item, text, depth + 1)),
+            ValueKind::Object(entries) => entries_fit(entries, text, depth + 1),
+            ValueKind::Template(parts) => parts.iter().all(|part| match part {
+                TemplatePart::Reference(reference) => fits(text, reference.range),
+                TemplatePart::Text(_) => true,
+            }),
+            _ => true,
+        }
 }
 
 /// Where a file's results are in a [`Cache`], found for the file's text as it was loaded.
@@ -510,6 +556,68 @@ pub(crate) mod tests {
         let contains = |needle: &str| stored.windows(needle.len()).any(|w| w == needle.as_bytes());
         assert!(contains("shortkeywordoshortkeyword"));
         assert_eq!(get(&Cache::load(&folder, &root), &path, text), Some(written));
+    }
+
+    #[test]
+    fn results_whose_ranges_do_not_fit_their_text_are_not_served() {
+        let (root, folder) = workspace("ranges");
+        // A nested value, a field's annotation, a template's reference and an error.
+        let text = Text::from(
+            "type salto.t {\n  string name {\n    _required = true\n  }\n}\nsalto.t i {\n  o = { l = [\"é ${ salto.t.instance.j }\"] }\n  bad = @\n}\n",
+        );
+        let good = FileFragments::of_text(&text);
+        let beyond = TextRange::at(nacl_syntax::TextSize::of(&*text), 1.into());
+        // Inside `é`, which is two bytes.
+        let split = TextRange::at((text.find('é').expect("é") as u32 + 1).into(), 0.into());
+        let nested = |fragments: &mut [Fragment], range| {
+            let ValueKind::Object(entries) = &mut fragments[1].values[0].value.kind else { panic!("an object") };
+            let mut entries = entries.to_vec();
+            let ValueKind::List(items) = &mut entries[0].value.kind else { panic!("a list") };
+            let mut items = items.to_vec();
+            let ValueKind::Template(parts) = &mut items[0].kind else { panic!("a template") };
+            let mut parts = parts.to_vec();
+            let TemplatePart::Reference(reference) = &mut parts[1] else { panic!("a reference") };
+            reference.range = range;
+            items[0].kind = ValueKind::Template(parts.into());
+            entries[0].value.kind = ValueKind::List(items.into());
+            fragments[1].values[0].value.kind = ValueKind::Object(entries.into());
+        };
+        let too_deep = |fragments: &mut [Fragment]| {
+            let value = &mut fragments[1].values[1].value;
+            for _ in 0..=nacl_syntax::nacl::MAX_NESTING + 1 {
+                value.kind = ValueKind::List(vec![value.clone()].into());
+            }
+        };
+        /// A change to results, on their fragments and errors.
+        type Change<'a> = &'a dyn Fn(&mut Vec<Fragment>, &mut Vec<SyntaxError>);
+        let changes: [(&str, Change<'_>); 6] = [
+            ("a fragment's range", &|f, _| f[0].range = beyond),
+            ("a value nested deeper than the parser reads", &|f, _| too_deep(f)),
+            ("a field's name", &|f, _| f[0].fields[0].name_range = split),
+            ("an annotation's key", &|f, _| f[0].fields[0].annotations[0].key_range = beyond),
+            ("a reference in a nested template", &|f, _| nested(f, split)),
+            ("an error", &|_, e| e[0].range = beyond),
+        ];
+        // The deepest values the parser reads fit.
+        let n = 2 * nacl_syntax::nacl::MAX_NESTING as usize;
+        let deep = Text::from(format!(
+            "salto.t d {{\n  a = {}1{}\n  b = {}1{}\n}}\n",
+            "[".repeat(n),
+            "]".repeat(n),
+            "{ x = ".repeat(n),
+            " }".repeat(n)
+        ));
+        assert!(ranges_fit(&FileFragments::of_text(&deep), &deep));
+        for (what, change) in changes {
+            let (mut fragments, mut errors) = (good.fragments.to_vec(), good.syntax_errors.to_vec());
+            change(&mut fragments, &mut errors);
+            let bad = FileFragments { syntax_errors: errors.into(), fragments: fragments.into() };
+            let path = root.join("a.nacl");
+            save(&folder, &root, &[saved(&path, &text, &bad)]).expect("save");
+            assert_eq!(Cache::load(&folder, &root).get(&path, &text), None, "{what}");
+            save(&folder, &root, &[saved(&path, &text, &good)]).expect("save");
+            assert_eq!(Cache::load(&folder, &root).get(&path, &text), Some(good.clone()), "{what}");
+        }
     }
 
     #[test]
