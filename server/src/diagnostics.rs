@@ -1,6 +1,9 @@
 //! Printing diagnostics for people (rustc-style snippets) and for machines (JSON).
 
-use crate::{line_index::LineIndex, terminal};
+use crate::{
+    line_index::{LineIndex, clamp_offset},
+    terminal,
+};
 use annotate_snippets::{Level, Message, Renderer, Snippet};
 use nacl_analysis::{diagnostics::Diagnostic, workspace::FileReport};
 use nacl_syntax::{Severity, TextRange, TextSize};
@@ -36,6 +39,7 @@ pub fn display_path(path: &Path) -> String {
 
 /// The lines a range covers (at most [`MAX_SNIPPET_LINES`]) and the range's span within them.
 fn snippet_span(text: &str, index: &LineIndex, range: TextRange) -> (TextRange, std::ops::Range<usize>, u32) {
+    let range = TextRange::new(clamp_offset(text, range.start()), clamp_offset(text, range.end()));
     let start = index.line_col(range.start());
     let end = index.line_col(range.end());
     let last_line = end.line.min(start.line + MAX_SNIPPET_LINES - 1);
@@ -110,10 +114,10 @@ pub fn render_human(
     renderer.render(message).to_string()
 }
 
-/// The one-based column of `offset`, counted in characters.
+/// The one-based column of `offset` (in `text`: see [`clamp_offset`]), counted in characters.
 fn column(text: &str, index: &LineIndex, offset: TextSize) -> usize {
     let line_start = offset - TextSize::from(index.line_col(offset).col);
-    text[TextRange::new(line_start, offset.min(TextSize::of(text)))].chars().count() + 1
+    text[TextRange::new(line_start, offset)].chars().count() + 1
 }
 
 /// A position in JSON output.
@@ -208,6 +212,7 @@ pub struct JsonReport {
 }
 
 fn json_position(text: &str, index: &LineIndex, offset: TextSize) -> JsonPosition {
+    let offset = clamp_offset(text, offset);
     JsonPosition { line: index.line_col(offset).line + 1, column: column(text, index, offset), offset: offset.into() }
 }
 
@@ -270,4 +275,28 @@ pub fn print_human(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_past_the_text_or_inside_a_character_are_shown_at_the_nearest_place() {
+        let text = "salto.t i {\n  a = \"é\"\n}\n";
+        let index = LineIndex::new(text);
+        let e_acute = TextSize::from(text.find('é').expect("é") as u32);
+        let inside = TextRange::empty(e_acute + TextSize::from(1));
+        let past = TextRange::new(TextSize::of(text) + TextSize::from(2), TextSize::of(text) + TextSize::from(5));
+        // Inside `é`: at `é`, marked whole.
+        let (shown, span, line) = snippet_span(text, &index, inside);
+        assert_eq!((&text[shown], span, line), ("  a = \"é\"", 7..9, 2));
+        let position = json_position(text, &index, inside.start());
+        assert_eq!((position.line, position.column, position.offset), (2, 8, u32::from(e_acute)));
+        // Past the end: at the end.
+        let (shown, span, line) = snippet_span(text, &index, past);
+        assert_eq!((&text[shown], span, line), ("", 0..0, 4));
+        let position = json_position(text, &index, past.start());
+        assert_eq!((position.line, position.column, position.offset), (4, 1, text.len() as u32));
+    }
 }

@@ -58,6 +58,16 @@ impl LineIndex {
     }
 }
 
+/// `offset` in `text`: the end of the text when past it, the start of its character when inside
+/// one. Ranges come from the analysis and its cache; slicing the text by them must never panic.
+pub fn clamp_offset(text: &str, offset: TextSize) -> TextSize {
+    let mut at = usize::from(offset).min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    TextSize::from(at as u32)
+}
+
 /// The unit LSP positions count columns in, as negotiated with the client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Encoding {
@@ -70,7 +80,7 @@ pub enum Encoding {
 impl LineIndex {
     /// The LSP position (line, column in `encoding` units) of a byte offset.
     pub fn to_lsp(&self, text: &str, offset: TextSize, encoding: Encoding) -> (u32, u32) {
-        let LineCol { line, col } = self.line_col(offset);
+        let LineCol { line, col } = self.line_col(clamp_offset(text, offset));
         match encoding {
             Encoding::Utf8 => (line, col),
             Encoding::Utf16 => {
@@ -151,7 +161,7 @@ pub struct PositionCursor<'a> {
 impl PositionCursor<'_> {
     /// The LSP position (line, column) of `offset` (clamped to the text).
     pub fn position(&mut self, offset: TextSize) -> (u32, u32) {
-        let offset = offset.min(self.index.len);
+        let offset = clamp_offset(self.text, offset);
         if offset < self.at {
             // Backwards: from the start of the offset's line.
             let line = self.index.line_col(offset).line as usize;
@@ -171,6 +181,17 @@ impl PositionCursor<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_offset_inside_a_character_or_past_the_text_is_at_the_nearest_place() {
+        let text = "a\né\n";
+        let index = LineIndex::new(text);
+        assert_eq!(index.to_lsp(text, TextSize::from(3), Encoding::Utf16), (1, 0));
+        assert_eq!(index.to_lsp(text, TextSize::from(40), Encoding::Utf16), (2, 0));
+        let mut cursor = index.cursor(text, Encoding::Utf16);
+        assert_eq!(cursor.position(TextSize::from(3)), (1, 0));
+        assert_eq!(cursor.position(TextSize::from(40)), (2, 0));
+    }
 
     #[test]
     fn all_line_break_forms_count() {
