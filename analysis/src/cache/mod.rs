@@ -197,44 +197,54 @@ impl Cache {
 /// checked as they are read ([`stored_text::reading`]); this checks the places the results
 /// point at, which diagnostics, hovers and edits slice the text by.
 fn ranges_fit(results: &FileFragments, text: &str) -> bool {
-    let fits = |range: TextRange| fits(text, range);
+    let within = Within { text, ascii: text.is_ascii() };
+    let fits = |range: TextRange| within.fits(range);
     results.fragments.iter().all(|fragment| {
         let declared = || fragment.fields.iter().chain(&fragment.annotation_types);
         [fragment.range, fragment.header_range].into_iter().chain(fragment.type_range).all(fits)
             && declared().all(|field| {
                 [field.range, field.name_range, field.type_range].into_iter().all(fits)
-                    && entries_fit(&field.annotations, text, 0)
+                    && within.entries_fit(&field.annotations, 0)
             })
-            && entries_fit(&fragment.values, text, 0)
+            && within.entries_fit(&fragment.values, 0)
     }) && results.syntax_errors.iter().all(|error| fits(error.range))
 }
 
-/// Whether `range` lies in `text`, on character boundaries.
-fn fits(text: &str, range: TextRange) -> bool {
-    usize::from(range.end()) <= text.len()
-        && text.is_char_boundary(range.start().into())
-        && text.is_char_boundary(range.end().into())
+/// The text ranges are checked against.
+struct Within<'t> {
+    text: &'t str,
+    /// The text is ASCII: every offset in it is a character boundary.
+    ascii: bool,
 }
 
-/// Whether the keys and values of `entries`, at nesting `depth`, fit `text`.
-fn entries_fit(entries: &[crate::fragments::Entry], text: &str, depth: u32) -> bool {
-    entries.iter().all(|entry| fits(text, entry.key_range) && value_fits(&entry.value, text, depth))
-}
+impl Within<'_> {
+    /// Whether `range` lies in the text, on character boundaries.
+    fn fits(&self, range: TextRange) -> bool {
+        usize::from(range.end()) <= self.text.len()
+            && (self.ascii
+                || (self.text.is_char_boundary(range.start().into()) && self.text.is_char_boundary(range.end().into())))
+    }
 
-/// Whether `value`, at nesting `depth`, and the values in it fit `text`. Values nest no deeper
-/// than the parser reads; a deeper one was not written by it.
-fn value_fits(value: &Value, text: &str, depth: u32) -> bool {
-    depth <= nacl_syntax::nacl::MAX_NESTING
-        && fits(text, value.range)
-        && match &value.kind {
-            ValueKind::List(items) => items.iter().all(|item| value_fits(item, text, depth + 1)),
-            ValueKind::Object(entries) => entries_fit(entries, text, depth + 1),
-            ValueKind::Template(parts) => parts.iter().all(|part| match part {
-                TemplatePart::Reference(reference) => fits(text, reference.range),
-                TemplatePart::Text(_) => true,
-            }),
-            _ => true,
-        }
+    /// Whether the keys and values of `entries`, at nesting `depth`, fit the text.
+    fn entries_fit(&self, entries: &[crate::fragments::Entry], depth: u32) -> bool {
+        entries.iter().all(|entry| self.fits(entry.key_range) && self.value_fits(&entry.value, depth))
+    }
+
+    /// Whether `value`, at nesting `depth`, and the values in it fit the text. Values nest no
+    /// deeper than the parser reads; a deeper one was not written by it.
+    fn value_fits(&self, value: &Value, depth: u32) -> bool {
+        depth <= nacl_syntax::nacl::MAX_NESTING
+            && self.fits(value.range)
+            && match &value.kind {
+                ValueKind::List(items) => items.iter().all(|item| self.value_fits(item, depth + 1)),
+                ValueKind::Object(entries) => self.entries_fit(entries, depth + 1),
+                ValueKind::Template(parts) => parts.iter().all(|part| match part {
+                    TemplatePart::Reference(reference) => self.fits(reference.range),
+                    TemplatePart::Text(_) => true,
+                }),
+                _ => true,
+            }
+    }
 }
 
 /// Where a file's results are in a [`Cache`], found for the file's text as it was loaded.
