@@ -103,13 +103,7 @@ impl LineIndex {
         let range = self.line_range(line, text);
         let content = &text[range];
         let bytes = match encoding {
-            Encoding::Utf8 => {
-                let mut at = (column as usize).min(content.len());
-                while !content.is_char_boundary(at) {
-                    at -= 1;
-                }
-                at
-            }
+            Encoding::Utf8 => usize::from(clamp_offset(content, TextSize::from(column))),
             Encoding::Utf16 => {
                 let mut units = 0u32;
                 let mut at = content.len();

@@ -159,14 +159,7 @@ fn write_diff(out: &mut impl Write, path: &Path, original: &str, formatted: &str
 }
 
 fn format_stdin(mode: Mode, language: Language) -> io::Result<ExitCode> {
-    let mut bytes = Vec::new();
-    io::stdin().lock().take(files::MAX_FILE_SIZE + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > files::MAX_FILE_SIZE {
-        let message = format!("stdin is larger than the {} MiB nacl-ls formats", files::MAX_FILE_SIZE >> 20);
-        return Err(io::Error::new(io::ErrorKind::FileTooLarge, message));
-    }
-    let text =
-        String::from_utf8(bytes).map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "stdin is not UTF-8"))?;
+    let text = super::read_stdin_text("formats")?;
     let formatted = ide::format_text(language, &text);
     let mut out = io::stdout().lock();
     match mode {

@@ -21,7 +21,7 @@ use nacl_analysis::{
 use nacl_syntax::TextRange;
 use std::{
     collections::BTreeMap,
-    io::{self, Read, Write},
+    io::{self, Write},
     path::{Path, PathBuf},
     process::ExitCode,
 };
@@ -259,12 +259,13 @@ pub fn run(args: HcldecArgs) -> io::Result<ExitCode> {
 
     let mut bodies = Vec::new();
     if args.files.is_empty() {
-        let mut bytes = Vec::new();
-        io::stdin().lock().take(files::MAX_FILE_SIZE + 1).read_to_end(&mut bytes)?;
-        if bytes.len() as u64 > files::MAX_FILE_SIZE {
-            return fail("failed to read stdin: it is larger than nacl-ls reads");
-        }
-        let Ok(text) = String::from_utf8(bytes) else { return fail("failed to read stdin: it is not valid UTF-8") };
+        let text = match super::read_stdin_text("decodes") {
+            Ok(text) => text,
+            Err(e) if matches!(e.kind(), io::ErrorKind::FileTooLarge | io::ErrorKind::InvalidData) => {
+                return fail(e);
+            }
+            Err(e) => return Err(e),
+        };
         let source = report.add("<stdin>".to_owned(), text);
         let (body, more) = hcldec::parse_input(&report.files[source.0].text, Syntax::Native, source);
         problems.extend(more);

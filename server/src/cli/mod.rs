@@ -32,6 +32,23 @@ fn plural(count: usize, word: &str) -> String {
     if count == 1 { format!("{count} {word}") } else { format!("{count} {word}s") }
 }
 
+/// Reads stdin whole as UTF-8 text, up to the size cap of a file
+/// ([`nacl_analysis::files::MAX_FILE_SIZE`]); past it, or when it is not UTF-8, the error says so
+/// (`command` names what the command does with it: "formats", "decodes").
+pub fn read_stdin_text(command: &str) -> std::io::Result<String> {
+    use std::io::{Error, ErrorKind, Read};
+    const CAP: u64 = nacl_analysis::files::MAX_FILE_SIZE;
+    let mut bytes = Vec::new();
+    std::io::stdin().lock().take(CAP + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > CAP {
+        return Err(Error::new(
+            ErrorKind::FileTooLarge,
+            format!("stdin is larger than the {} MiB nacl-ls {command}", CAP >> 20),
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| Error::new(ErrorKind::InvalidData, "stdin is not UTF-8"))
+}
+
 /// Writes `text` to the file at `path`, created or truncated, never through a symbolic link
 /// planted at that name; the error says which file.
 pub fn write_output(path: &std::path::Path, text: &str) -> Result<(), String> {
