@@ -46,9 +46,23 @@ pub struct LoadedWorkspace {
 struct KeptReports {
     /// The reports read when the workspace was loaded, until they are found to be of other
     /// inputs than the workspace's (then dropped for good).
-    read: Option<Arc<crate::cache::reports::Reports>>,
+    read: Option<Arc<ReadReports>>,
     /// The fingerprint of the reports the cache holds (read or written).
     fingerprint: Option<u64>,
+}
+
+/// Reports read from the persistent cache, and whether every place they name lies in its file.
+/// That is checked once, the first time their fingerprint is the workspace's: they are served
+/// only while it is, and the fingerprint holds the hash of every text the places are in.
+struct ReadReports {
+    reports: crate::cache::reports::Reports,
+    places_fit: std::sync::OnceLock<bool>,
+}
+
+impl ReadReports {
+    fn new(reports: crate::cache::reports::Reports) -> ReadReports {
+        ReadReports { reports, places_fit: std::sync::OnceLock::new() }
+    }
 }
 
 /// The durability of what is read from disk (files, the list of files, the layout): it changes
@@ -128,40 +142,48 @@ pub fn load_with_state_and_progress(
 
 /// Like [`load`], calling `progress(files read, files found)` now and then while reading.
 pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usize, usize) + Sync)) -> LoadedWorkspace {
-    let layout = Layout::load(root, env);
-    let (mut paths, discovery_errors) = files::discover(&[root.to_path_buf()]);
+    let cache_folder = crate::cache::folder();
+    // The persistent cache is read while the files are found: the walk keeps one core.
+    let ((layout, (mut paths, discovery_errors)), (cache, reports)) = rayon::join(
+        || (Layout::load(root, env), files::discover(&[root.to_path_buf()])),
+        || {
+            let Some(folder) = cache_folder.as_deref() else { return Default::default() };
+            rayon::join(
+                || crate::cache::Cache::load(folder, root),
+                || crate::cache::reports::Reports::load(folder, root),
+            )
+        },
+    );
     // A Salto workspace's static files are opaque resources, even when named like HCL files.
     paths.retain(|p| Language::of_path(p) != Some(Language::Hcl) || !crate::layout::is_static_resource(p));
     let total = paths.len();
-    let cache_folder = crate::cache::folder();
     let bytes = std::sync::atomic::AtomicU64::new(0);
     let over = std::sync::atomic::AtomicBool::new(false);
     progress(0, total);
     let read = ProgressCounter::new(total, progress);
     // Each file is read straight into the `Text` the database keeps, on the thread that read it.
-    let read_files = || -> Vec<(PathBuf, Language, Text, Option<nacl_syntax::SyntaxError>)> {
-        paths
-            .into_par_iter()
-            .map(|path| {
-                let (text, error) = if bytes.load(std::sync::atomic::Ordering::Relaxed) > MAX_WORKSPACE_BYTES {
-                    over.store(true, std::sync::atomic::Ordering::Relaxed);
-                    (Text::new(), None)
-                } else {
-                    let (text, error) = files::load_text(&path);
-                    bytes.fetch_add(text.len() as u64, std::sync::atomic::Ordering::Relaxed);
-                    (text, error)
-                };
-                read.finished_one();
-                let language = Language::of_path(&path).unwrap_or(Language::Nacl);
-                (path, language, text, error)
-            })
-            .collect()
-    };
-    // The persistent cache is read while the files are.
-    let (loaded, (cache, reports)) = rayon::join(read_files, || {
-        let Some(folder) = cache_folder.as_deref() else { return Default::default() };
-        rayon::join(|| crate::cache::Cache::load(folder, root), || crate::cache::reports::Reports::load(folder, root))
-    });
+    // With a cache, it is hashed there too, once: for the cache's results of unchanged files, for
+    // the fingerprint and for the cache's next writing ([`text_hash`]).
+    let loaded: Vec<ReadFile> = paths
+        .into_par_iter()
+        .map(|path| {
+            let (text, error) = if bytes.load(std::sync::atomic::Ordering::Relaxed) > MAX_WORKSPACE_BYTES {
+                over.store(true, std::sync::atomic::Ordering::Relaxed);
+                (Text::new(), None)
+            } else {
+                let (text, error) = files::load_text(&path);
+                bytes.fetch_add(text.len() as u64, std::sync::atomic::Ordering::Relaxed);
+                (text, error)
+            };
+            let language = Language::of_path(&path).unwrap_or(Language::Nacl);
+            let hash = cache_folder.is_some().then(|| crate::cache::text_hash(&text));
+            let cached = hash
+                .filter(|_| is_checked_nacl(language, &error))
+                .and_then(|hash| cache.entry(&path, text.len(), hash));
+            read.finished_one();
+            ReadFile { path, language, text, error, hash, cached }
+        })
+        .collect();
     let db = RootDatabase::default();
     let mut load_errors: Vec<(PathBuf, Diagnostic)> = discovery_errors
         .into_iter()
@@ -184,30 +206,16 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
         let error = nacl_syntax::SyntaxError::at(AnalysisCode::WorkspaceTooLarge, 0.into(), message);
         load_errors.push((root.to_path_buf(), Diagnostic::from_syntax(&error)));
     }
-    // Where the cache has the results of unchanged files (decoded when first needed).
-    let is_nacl = |language: Language, error: &Option<_>| language == Language::Nacl && error.is_none();
-    // With a cache, each text is hashed once: for the cache here, for the fingerprint and the
-    // cache's next writing later ([`text_hash`]).
-    let hashed: Vec<(Option<u64>, Option<crate::cache::CacheEntry>)> = loaded
-        .par_iter()
-        .map(|(path, language, text, error)| {
-            if cache_folder.is_none() {
-                return (None, None);
-            }
-            let hash = crate::cache::text_hash(text);
-            (Some(hash), is_nacl(*language, error).then(|| cache.entry(path, text.len(), hash)).flatten())
-        })
-        .collect();
     let cached_files = cache.len();
     db.set_file_cache(cache);
     let mut source_files = Vec::with_capacity(loaded.len());
     let mut known_hashes = crate::db::KnownHashes::with_capacity_and_hasher(loaded.len(), Default::default());
     let (mut from_cache, mut nacl_files) = (0, 0);
-    for ((path, language, text, error), (hash, cached)) in loaded.into_iter().zip(hashed) {
+    for ReadFile { path, language, text, error, hash, cached } in loaded {
         if let Some(error) = &error {
             load_errors.push((path.clone(), Diagnostic::from_syntax(error)));
         }
-        nacl_files += usize::from(is_nacl(language, &error));
+        nacl_files += usize::from(is_checked_nacl(language, &error));
         from_cache += usize::from(cached.is_some());
         let file = SourceFile::builder(path, language, text.clone()).cached(cached).durability(ON_DISK).new(&db);
         if let Some(hash) = hash {
@@ -237,9 +245,27 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
         cache_stale,
         reports: Arc::new(std::sync::Mutex::new(KeptReports {
             fingerprint: reports.as_ref().map(|r| r.fingerprint()),
-            read: reports.map(Arc::new),
+            read: reports.map(|reports| Arc::new(ReadReports::new(reports))),
         })),
     }
+}
+
+/// A file as the workspace's load read it.
+struct ReadFile {
+    path: PathBuf,
+    language: Language,
+    text: Text,
+    /// Why it could not be read, if it could not.
+    error: Option<nacl_syntax::SyntaxError>,
+    /// Its text's hash ([`crate::cache::text_hash`]), when there is a cache.
+    hash: Option<u64>,
+    /// Where the cache has its results, when it has them for this text.
+    cached: Option<crate::cache::CacheEntry>,
+}
+
+/// Whether a file is NaCl that was read, so that it is checked (and has results to cache).
+fn is_checked_nacl(language: Language, error: &Option<nacl_syntax::SyntaxError>) -> bool {
+    language == Language::Nacl && error.is_none()
 }
 
 /// The hash of a file's text (the one computed as the workspace was read, while the text is
@@ -338,7 +364,7 @@ impl LoadedWorkspace {
                 .iter()
                 .map(|&file| {
                     let path = file.path(&self.db);
-                    let diagnostics = cached.diagnostics_of(path).to_vec();
+                    let diagnostics = cached.reports.diagnostics_of(path).to_vec();
                     FileReport { path: path.clone(), text: file.text(&self.db).clone(), diagnostics }
                 })
                 .collect();
@@ -374,12 +400,13 @@ impl LoadedWorkspace {
     /// The reports the persistent cache holds, if they were computed from exactly what the
     /// workspace holds now (its [`LoadedWorkspace::fingerprint`]). Once they are not, they are
     /// dropped.
-    fn cached_reports(&self) -> Option<Arc<crate::cache::reports::Reports>> {
+    fn cached_reports(&self) -> Option<Arc<ReadReports>> {
         let stored = || self.reports.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let read = stored().read.clone()?;
         // Not under the lock: the fingerprint is computed on all cores, and a worker waiting
         // for one of its pieces may take up other work that asks for the reports.
-        if read.fingerprint() == self.fingerprint() && self.fits(&read) {
+        if read.reports.fingerprint() == self.fingerprint() && *read.places_fit.get_or_init(|| self.fits(&read.reports))
+        {
             return Some(read);
         }
         let mut stored = stored();
@@ -627,7 +654,7 @@ impl LoadedWorkspace {
     /// instead of once per instance. (With state, each such instance gets its own diagnostic.)
     pub fn untyped_instances(&self) -> Vec<UntypedInstances> {
         if let Some(cached) = self.cached_reports() {
-            return cached.untyped().to_vec();
+            return cached.reports.untyped().to_vec();
         }
         let env = self.workspace.layout(&self.db).current_env.clone();
         let state = crate::db::env_state(&self.db, self.workspace, env.as_deref());
@@ -896,7 +923,7 @@ mod tests {
         let serve = |loaded: &LoadedWorkspace, fingerprint: u64, stored: Diagnostic| {
             let files = [(path.as_path(), std::slice::from_ref(&stored))];
             crate::cache::reports::save(&folder, &root, fingerprint, files.into_iter(), &[]).expect("save");
-            let read = crate::cache::reports::Reports::load(&folder, &root).map(Arc::new);
+            let read = crate::cache::reports::Reports::load(&folder, &root).map(|r| Arc::new(ReadReports::new(r)));
             loaded.reports.lock().expect("lock").read = read;
             loaded.check(None).iter().flat_map(|r| &r.diagnostics).any(|d| d.message == "stored")
         };
