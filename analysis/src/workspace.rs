@@ -268,12 +268,41 @@ fn is_checked_nacl(language: Language, error: &Option<nacl_syntax::SyntaxError>)
     language == Language::Nacl && error.is_none()
 }
 
-/// The hash of a file's text (the one computed as the workspace was read, while the text is
-/// that one).
-#[salsa::tracked(returns(copy))]
-fn text_hash(db: &dyn crate::db::Db, file: SourceFile) -> u64 {
-    let text = file.text(db);
-    db.known_hash(file, text).unwrap_or_else(|| crate::cache::text_hash(text))
+/// The files of one part of the workspace ([`crate::db::part_files`]) as its fingerprint sees
+/// them: each text's hash, and one hash of every file's path, language and text together.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct PartHashes {
+    /// The hash of each file's text ([`crate::cache::text_hash`]), in the part's order.
+    texts: Vec<u64>,
+    /// The wrapping sum of a hash of each file's path, language and text hash: a sum, so that
+    /// the workspace's total does not depend on which part a file is dealt into.
+    files: u64,
+}
+
+/// The hashes of the `part`th part of the workspace's files: one query per part, not per file
+/// (a workspace's first fingerprint reads every file; hundreds of thousands of queries cost
+/// more than the hashing). A text's hash is the one computed as the workspace was read, while
+/// the text is that one.
+#[salsa::tracked(returns(ref))]
+fn part_hashes(db: &dyn crate::db::Db, workspace: Workspace, part: usize) -> PartHashes {
+    let mut hashes = PartHashes { texts: Vec::new(), files: 0 };
+    for &file in crate::db::part_files(db, workspace, part) {
+        let text = file.text(db);
+        let text_hash = db.known_hash(file, text).unwrap_or_else(|| crate::cache::text_hash(text));
+        let mut hasher = xxhash_rust::xxh3::Xxh3Default::new();
+        put_bytes(&mut hasher, file.path(db).as_os_str().as_encoded_bytes());
+        put_bytes(&mut hasher, file.language(db).name().as_bytes());
+        hasher.update(&text_hash.to_le_bytes());
+        hashes.texts.push(text_hash);
+        hashes.files = hashes.files.wrapping_add(hasher.digest());
+    }
+    hashes
+}
+
+/// Feeds `bytes` to `hasher` after their length, so that two fields cannot run into each other.
+fn put_bytes(hasher: &mut xxhash_rust::xxh3::Xxh3Default, bytes: &[u8]) {
+    hasher.update(&(bytes.len() as u64).to_le_bytes());
+    hasher.update(bytes);
 }
 
 /// A hash of everything a workspace's diagnostics and notes are computed from: its layout,
@@ -285,13 +314,10 @@ fn fingerprint(db: &dyn crate::db::Db, workspace: Workspace) -> u64 {
     fn path(p: &Path) -> &[u8] {
         p.as_os_str().as_encoded_bytes()
     }
-    fn put(hasher: &mut xxhash_rust::xxh3::Xxh3Default, bytes: &[u8]) {
-        hasher.update(&(bytes.len() as u64).to_le_bytes());
-        hasher.update(bytes);
-    }
     fn count(hasher: &mut xxhash_rust::xxh3::Xxh3Default, n: usize) {
         hasher.update(&(n as u64).to_le_bytes());
     }
+    let put = put_bytes;
     let mut hasher = xxhash_rust::xxh3::Xxh3Default::new();
     let Layout { root, envs, current_env } = workspace.layout(db);
     put(&mut hasher, path(root));
@@ -301,13 +327,10 @@ fn fingerprint(db: &dyn crate::db::Db, workspace: Workspace) -> u64 {
     }
     count(&mut hasher, usize::from(current_env.is_some()));
     put(&mut hasher, current_env.as_deref().unwrap_or_default().as_bytes());
-    let files = workspace.files(db);
-    count(&mut hasher, files.len());
-    for &file in files {
-        put(&mut hasher, path(file.path(db)));
-        put(&mut hasher, file.language(db).name().as_bytes());
-        hasher.update(&text_hash(db, file).to_le_bytes());
-    }
+    count(&mut hasher, workspace.files(db).len());
+    let parts = crate::db::part_count(db, workspace);
+    let files = (0..parts).fold(0u64, |sum, part| sum.wrapping_add(part_hashes(db, workspace, part).files));
+    hasher.update(&files.to_le_bytes());
     let StaticFiles { files: static_files, refused } = workspace.static_files(db);
     count(&mut hasher, static_files.len());
     for file in static_files {
@@ -434,11 +457,19 @@ impl LoadedWorkspace {
     /// A hash of everything the workspace's diagnostics and notes are computed from
     /// ([`fingerprint`]); the files' texts are hashed on all cores.
     pub fn fingerprint(&self) -> u64 {
-        self.par_map(self.workspace.files(&self.db), |db, &file| text_hash(db, file));
+        self.hash_parts();
+        fingerprint(&self.db, self.workspace)
+    }
+
+    /// Computes every part's [`part_hashes`] on all cores.
+    fn hash_parts(&self) {
+        let workspace = self.workspace;
+        self.par_map(&self.parts(), |db, &part| {
+            part_hashes(db, workspace, part);
+        });
         // Every file's hash is memoized now: the hashes computed as the files were read (with
         // texts edited since) need not be kept.
         self.db.release_known_hashes();
-        fingerprint(&self.db, self.workspace)
     }
 
     /// Keeps the reports of a full check (of [`LoadedWorkspace::check`] with no filter, on this
@@ -575,23 +606,24 @@ impl LoadedWorkspace {
     pub fn save_cache(&mut self) -> std::io::Result<()> {
         let Some(folder) = crate::cache::folder().filter(|_| self.cache_stale) else { return Ok(()) };
         self.compute_file_results();
+        self.hash_parts();
         let unreadable: std::collections::HashSet<&Path> = self.load_errors.iter().map(|(p, _)| p.as_path()).collect();
-        let nacl: Vec<SourceFile> = self
-            .workspace
-            .files(&self.db)
-            .iter()
-            .copied()
-            .filter(|&f| f.language(&self.db) == Language::Nacl && !unreadable.contains(f.path(&self.db).as_path()))
-            .collect();
-        let entries: Vec<crate::cache::SavedFile<'_>> = nacl
-            .iter()
-            .map(|&f| crate::cache::SavedFile {
-                path: f.path(&self.db).as_path(),
-                text: f.text(&self.db),
-                hash: text_hash(&self.db, f),
-                results: crate::db::file_fragments(&self.db, f),
+        let (db, workspace) = (&self.db, self.workspace);
+        let mut entries: Vec<crate::cache::SavedFile<'_>> = self
+            .parts()
+            .into_iter()
+            .flat_map(|part| {
+                crate::db::part_files(db, workspace, part).iter().zip(&part_hashes(db, workspace, part).texts)
+            })
+            .filter(|&(&f, _)| f.language(db) == Language::Nacl && !unreadable.contains(f.path(db).as_path()))
+            .map(|(&f, &hash)| crate::cache::SavedFile {
+                path: f.path(db).as_path(),
+                text: f.text(db),
+                hash,
+                results: crate::db::file_fragments(db, f),
             })
             .collect();
+        entries.sort_unstable_by(|a, b| a.path.cmp(b.path));
         crate::cache::save(&folder, &self.workspace.layout(&self.db).root, &entries)?;
         self.cache_stale = false;
         Ok(())
