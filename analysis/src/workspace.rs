@@ -993,6 +993,28 @@ mod tests {
     }
 
     #[test]
+    fn the_fingerprint_does_not_depend_on_the_order_files_entered_the_database() {
+        // Enough files for several parts: which part a file is dealt into follows the order
+        // files entered the database, and a file added after loading comes last.
+        let (root, _) = crate::cache::tests::workspace("parts");
+        std::fs::create_dir_all(root.join("salto.config")).expect("create");
+        let count = 4 * crate::db::INDEX_PART;
+        let path = |i: usize| root.join(format!("f{i:05}.nacl"));
+        for i in 0..count {
+            std::fs::write(path(i), format!("salto.t{i} {{\n}}\n")).expect("write");
+        }
+        let whole = load(&root, None);
+        assert!(whole.parts().len() > 1, "one part only");
+        let added = count / 2;
+        std::fs::remove_file(path(added)).expect("remove");
+        let mut later = load(&root, None);
+        let before = later.fingerprint();
+        later.set_disk_text(&path(added), Text::from(format!("salto.t{added} {{\n}}\n")));
+        assert_ne!(later.fingerprint(), before);
+        assert_eq!(later.fingerprint(), whole.fingerprint());
+    }
+
+    #[test]
     fn par_map_keeps_the_order_of_its_items() {
         let loaded = LoadedWorkspace::empty(Path::new("/nowhere"));
         let items: Vec<usize> = (0..10_000).collect();
