@@ -33,6 +33,11 @@ pub struct SourceFile {
     #[default]
     #[returns(ref)]
     pub cached: Option<crate::cache::CacheEntry>,
+    /// The hash of the text as it was read ([`crate::cache::text_hash`], computed where there is
+    /// a cache), so that it is not hashed twice; `None` once the text is set again.
+    #[default]
+    #[returns(copy)]
+    pub read_hash: Option<u64>,
 }
 
 /// A workspace: its layout and its files.
@@ -84,14 +89,7 @@ pub trait Db: salsa::Database {
     /// The persistent cache the files' [`SourceFile::cached`] entries point into, until it is
     /// released (then their results are computed instead: they are the same).
     fn file_cache(&self) -> Option<Arc<crate::cache::Cache>>;
-
-    /// The hash of `file`'s text computed when the workspace was read, if `text` is still that
-    /// very text (the same bytes in memory, kept alive by the table), until the table is released.
-    fn known_hash(&self, file: SourceFile, text: &Text) -> Option<u64>;
 }
-
-/// Hashes of files' texts computed as they were read, each with the text it is of.
-pub(crate) type KnownHashes = crate::hashing::NameMap<SourceFile, (Text, u64)>;
 
 /// The database: owns every input and memoized query result.
 #[salsa::db]
@@ -100,8 +98,6 @@ pub struct RootDatabase {
     storage: salsa::Storage<Self>,
     /// The persistent cache of the files' results, shared by the database's snapshots.
     file_cache: Arc<std::sync::Mutex<Option<Arc<crate::cache::Cache>>>>,
-    /// The hashes of the files' texts computed as they were read, shared by the snapshots.
-    known_hashes: Arc<std::sync::RwLock<Option<KnownHashes>>>,
 }
 
 #[salsa::db]
@@ -111,12 +107,6 @@ impl salsa::Database for RootDatabase {}
 impl Db for RootDatabase {
     fn file_cache(&self) -> Option<Arc<crate::cache::Cache>> {
         self.file_cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
-    }
-
-    fn known_hash(&self, file: SourceFile, text: &Text) -> Option<u64> {
-        let known = self.known_hashes.read().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let (known, hash) = known.as_ref()?.get(&file)?;
-        (known.as_ptr() == text.as_ptr() && known.len() == text.len()).then_some(*hash)
     }
 }
 
@@ -132,22 +122,12 @@ impl RootDatabase {
                 log.push(format!("{database_key:?}"));
             }
         })));
-        (RootDatabase { storage, file_cache: Arc::default(), known_hashes: Arc::default() }, log)
+        (RootDatabase { storage, file_cache: Arc::default() }, log)
     }
 
     /// Sets the persistent cache the files' entries point into.
     pub(crate) fn set_file_cache(&self, cache: crate::cache::Cache) {
         *self.file_cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Arc::new(cache));
-    }
-
-    /// Sets the hashes of the files' texts computed as they were read.
-    pub(crate) fn set_known_hashes(&self, hashes: KnownHashes) {
-        *self.known_hashes.write().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(hashes);
-    }
-
-    /// Drops the hashes computed as the files were read, once every file's hash is memoized.
-    pub(crate) fn release_known_hashes(&self) {
-        self.known_hashes.write().unwrap_or_else(std::sync::PoisonError::into_inner).take();
     }
 
     /// Frees the persistent cache, once every file's results it held are computed.

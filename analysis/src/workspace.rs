@@ -163,7 +163,7 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     let read = ProgressCounter::new(total, progress);
     // Each file is read straight into the `Text` the database keeps, on the thread that read it.
     // With a cache, it is hashed there too, once: for the cache's results of unchanged files, for
-    // the fingerprint and for the cache's next writing ([`text_hash`]).
+    // the fingerprint and for the cache's next writing ([`SourceFile::read_hash`]).
     let loaded: Vec<ReadFile> = paths
         .into_par_iter()
         .map(|path| {
@@ -209,7 +209,6 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     let cached_files = cache.len();
     db.set_file_cache(cache);
     let mut source_files = Vec::with_capacity(loaded.len());
-    let mut known_hashes = crate::db::KnownHashes::with_capacity_and_hasher(loaded.len(), Default::default());
     let (mut from_cache, mut nacl_files) = (0, 0);
     for ReadFile { path, language, text, error, hash, cached } in loaded {
         if let Some(error) = &error {
@@ -217,13 +216,10 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
         }
         nacl_files += usize::from(is_checked_nacl(language, &error));
         from_cache += usize::from(cached.is_some());
-        let file = SourceFile::builder(path, language, text.clone()).cached(cached).durability(ON_DISK).new(&db);
-        if let Some(hash) = hash {
-            known_hashes.insert(file, (text, hash));
-        }
+        let file =
+            SourceFile::builder(path, language, text).cached(cached).read_hash(hash).durability(ON_DISK).new(&db);
         source_files.push(file);
     }
-    db.set_known_hashes(known_hashes);
     let cache_stale = cache_folder.is_some() && (from_cache < nacl_files || cached_files > from_cache);
     let static_files = static_files(&layout);
     // A broken project file leaves files without specs; the editor and `check` say why.
@@ -281,14 +277,14 @@ struct PartHashes {
 
 /// The hashes of the `part`th part of the workspace's files: one query per part, not per file
 /// (a workspace's first fingerprint reads every file; hundreds of thousands of queries cost
-/// more than the hashing). A text's hash is the one computed as the workspace was read, while
-/// the text is that one.
+/// more than the hashing). A text's hash is the one computed as the workspace was read
+/// ([`SourceFile::read_hash`]), while the text is that one.
 #[salsa::tracked(returns(ref))]
 fn part_hashes(db: &dyn crate::db::Db, workspace: Workspace, part: usize) -> PartHashes {
     let mut hashes = PartHashes { texts: Vec::new(), files: 0 };
     for &file in crate::db::part_files(db, workspace, part) {
         let text = file.text(db);
-        let text_hash = db.known_hash(file, text).unwrap_or_else(|| crate::cache::text_hash(text));
+        let text_hash = file.read_hash(db).unwrap_or_else(|| crate::cache::text_hash(text));
         let mut hasher = xxhash_rust::xxh3::Xxh3Default::new();
         put_bytes(&mut hasher, file.path(db).as_os_str().as_encoded_bytes());
         put_bytes(&mut hasher, file.language(db).name().as_bytes());
@@ -467,9 +463,6 @@ impl LoadedWorkspace {
         self.par_map(&self.parts(), |db, &part| {
             part_hashes(db, workspace, part);
         });
-        // Every file's hash is memoized now: the hashes computed as the files were read (with
-        // texts edited since) need not be kept.
-        self.db.release_known_hashes();
     }
 
     /// Keeps the reports of a full check (of [`LoadedWorkspace::check`] with no filter, on this
@@ -826,6 +819,9 @@ impl LoadedWorkspace {
             if **file.text(&self.db) != *text || durability == salsa::Durability::LOW {
                 if file.cached(&self.db).is_some() {
                     file.set_cached(&mut self.db).with_durability(durability).to(None);
+                }
+                if file.read_hash(&self.db).is_some() {
+                    file.set_read_hash(&mut self.db).with_durability(durability).to(None);
                 }
                 file.set_text(&mut self.db).with_durability(durability).to(text);
             }
