@@ -313,16 +313,15 @@ fn fingerprint(db: &dyn crate::db::Db, workspace: Workspace) -> u64 {
     fn count(hasher: &mut xxhash_rust::xxh3::Xxh3Default, n: usize) {
         hasher.update(&(n as u64).to_le_bytes());
     }
-    let put = put_bytes;
     let mut hasher = xxhash_rust::xxh3::Xxh3Default::new();
     let Layout { root, envs, current_env } = workspace.layout(db);
-    put(&mut hasher, path(root));
+    put_bytes(&mut hasher, path(root));
     count(&mut hasher, envs.len());
     for env in envs {
-        put(&mut hasher, env.as_bytes());
+        put_bytes(&mut hasher, env.as_bytes());
     }
     count(&mut hasher, usize::from(current_env.is_some()));
-    put(&mut hasher, current_env.as_deref().unwrap_or_default().as_bytes());
+    put_bytes(&mut hasher, current_env.as_deref().unwrap_or_default().as_bytes());
     count(&mut hasher, workspace.files(db).len());
     let parts = crate::db::part_count(db, workspace);
     let files = (0..parts).fold(0u64, |sum, part| sum.wrapping_add(part_hashes(db, workspace, part).files));
@@ -330,19 +329,19 @@ fn fingerprint(db: &dyn crate::db::Db, workspace: Workspace) -> u64 {
     let StaticFiles { files: static_files, refused } = workspace.static_files(db);
     count(&mut hasher, static_files.len());
     for file in static_files {
-        put(&mut hasher, path(file));
+        put_bytes(&mut hasher, path(file));
     }
     count(&mut hasher, refused.len());
     for (file, why) in refused {
-        put(&mut hasher, path(file));
-        put(&mut hasher, why.as_bytes());
+        put_bytes(&mut hasher, path(file));
+        put_bytes(&mut hasher, why.as_bytes());
     }
     hasher.update(&workspace.state(db).fingerprint().to_le_bytes());
     let crate::hcldec::schema::SpecRules { entries } = workspace.spec_rules(db);
     count(&mut hasher, entries.len());
     for (glob, spec) in entries {
-        put(&mut hasher, glob.as_bytes());
-        put(&mut hasher, spec.as_bytes());
+        put_bytes(&mut hasher, glob.as_bytes());
+        put_bytes(&mut hasher, spec.as_bytes());
     }
     hasher.digest()
 }
