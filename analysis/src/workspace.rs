@@ -1007,6 +1007,7 @@ mod tests {
         later.set_disk_text(&path(added), Text::from(format!("salto.t{added} {{\n}}\n")));
         assert_ne!(later.fingerprint(), before);
         assert_eq!(later.fingerprint(), whole.fingerprint());
+        let _ = std::fs::remove_dir_all(root.parent().expect("base"));
     }
 
     #[test]
