@@ -58,3 +58,45 @@ fn any_limit_lists_a_prefix_of_the_full_order() {
         }
     }
 }
+
+/// A workspace of `files` files whose elements and fields have varied names: several adapters,
+/// camelCase, snake_case, digits, names of many lengths.
+fn varied_workspace(files: usize) -> LoadedWorkspace {
+    let root = Path::new("/nonexistent/varied");
+    let mut loaded = LoadedWorkspace::empty(root);
+    let words = ["Account", "record", "Obj", "customField", "ORDER", "line_item", "x", "Zed9", "acctCust", "r2d2"];
+    let adapters = ["salesforce", "netsuite", "jira", "okta"];
+    let mut seed = 7u64;
+    let mut next = |n: usize| {
+        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % n
+    };
+    for i in 0..files {
+        let adapter = adapters[next(adapters.len())];
+        let type_name = format!("{}{}", words[next(words.len())], next(40));
+        let mut text = format!("type {adapter}.{type_name} {{\n");
+        for f in 0..next(4) {
+            text.push_str(&format!("  string {}_{f}{} {{\n  }}\n", words[next(words.len())], words[next(words.len())]));
+        }
+        text.push_str("}\n");
+        text.push_str(&format!("{adapter}.{type_name} {}{} {{\n}}\n", words[next(words.len())], next(1000)));
+        loaded.set_file_text(&root.join(format!("f{i:04}.nacl")), Text::from(text.as_str()));
+    }
+    loaded
+}
+
+#[test]
+fn skipping_names_that_cannot_rank_keeps_the_exhaustive_order() {
+    // A limit as large as the workspace scores every name; small limits skip most of them.
+    let loaded = varied_workspace(1500);
+    let queries = [
+        "", "a", "r", "x", "ac", "re", "rec", "obj", "acc", "acct", "cust", "ord", "9", "r2", "_", ".", "sal", "nt",
+        "Ob", "li",
+    ];
+    for query in queries {
+        let all = listed(&loaded, query, 100_000);
+        for limit in [1, 3, 10, 50, 128] {
+            assert_eq!(listed(&loaded, query, limit), all[..limit.min(all.len())], "{query:?}, limit {limit}");
+        }
+    }
+}

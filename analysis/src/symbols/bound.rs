@@ -1,0 +1,256 @@
+//! What a name can score against a query, known before it is scored: the characters it holds
+//! (a name lacking one of the query's cannot match) and a bound on nucleo's score from where
+//! its characters stand (a name that cannot reach the best matches found so far is skipped).
+//!
+//! The bound follows nucleo-matcher's scoring with `Config::DEFAULT`: each character of the
+//! query matched earns [`SCORE_MATCH`] and a bonus from the character before it in the name
+//! (the first matched character twice its bonus); a run of matched characters earns at least
+//! the bonus of the character that started it; gaps cost points. A test checks the bound
+//! against nucleo's own scores, so a new version of nucleo that scores higher fails it.
+
+/// What nucleo adds for each matched character.
+const SCORE_MATCH: u32 = 16;
+/// The bonus of a word character at the start of a name, or after white space.
+const BONUS_START: u32 = 10;
+/// The bonus of a non-word character (`.`, `_`, `@`, ...) or of a word character after one.
+const BONUS_BOUNDARY: u32 = 8;
+/// The most any other character earns: a camelCase hump, a digit after a letter, a run.
+const BONUS_OTHER: u32 = 5;
+/// What nucleo takes for the first character of a gap between matched characters.
+const PENALTY_GAP_START: u32 = 3;
+
+/// One bit for each ASCII letter (either case), digit, `_`, `.` and `@` that `text` holds; every
+/// bit when it has other characters than ASCII (they may match a query's letters once
+/// normalized). A name can match a query only if its mask covers the query's.
+pub(super) fn char_mask(text: &str) -> u64 {
+    text.bytes().fold(0, |mask, byte| mask | byte_mask(byte))
+}
+
+/// The bit of one byte in a [`char_mask`].
+fn byte_mask(byte: u8) -> u64 {
+    match byte {
+        b'a'..=b'z' => 1 << (byte - b'a'),
+        b'A'..=b'Z' => 1 << (byte - b'A'),
+        b'0'..=b'9' => 1 << (26 + byte - b'0'),
+        b'_' => 1 << 36,
+        b'.' => 1 << 37,
+        b'@' => 1 << 38,
+        0x80.. => u64::MAX,
+        _ => 1 << 39,
+    }
+}
+
+/// Where a name's characters stand, for [`Bound::score`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Placing {
+    /// Its first character, in lower case; 0 when any query could earn the start's bonus in
+    /// it (it has white space, a delimiter such as `/` or `:`, or characters beyond ASCII).
+    lead: u8,
+    /// The characters (as a [`char_mask`]) at places after the first that earn
+    /// [`BONUS_BOUNDARY`].
+    boundaries: u64,
+}
+
+impl Placing {
+    /// Where the characters of `name` stand.
+    pub(super) fn of(name: &str) -> Placing {
+        let bytes = name.as_bytes();
+        let any = |b: &u8| !b.is_ascii() || b.is_ascii_whitespace() || b.is_ascii_control() || b"/,:;|".contains(b);
+        if bytes.iter().any(any) {
+            return Placing { lead: 0, boundaries: u64::MAX };
+        }
+        let boundaries = bytes
+            .windows(2)
+            .filter(|pair| !pair[0].is_ascii_alphanumeric() || !pair[1].is_ascii_alphanumeric())
+            .fold(0, |mask, pair| mask | byte_mask(pair[1]));
+        Placing { lead: bytes.first().map_or(0, u8::to_ascii_lowercase), boundaries }
+    }
+}
+
+/// A query that a bound can be put on: plain characters (no pattern syntax), ASCII.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Bound<'q> {
+    /// The query.
+    query: &'q str,
+    /// Its first character, in lower case.
+    first: u8,
+    /// Its characters, as a [`char_mask`].
+    chars: u64,
+}
+
+/// How a match ranks: a higher score first, then a shorter name.
+pub(super) type Rank = (std::cmp::Reverse<u32>, u32);
+
+impl<'q> Bound<'q> {
+    /// The bound for `query`; `None` when it has characters of the pattern syntax (spaces, `!`,
+    /// `^`, `'`, ...) or beyond ASCII.
+    pub(super) fn of(query: &'q str) -> Option<Bound<'q>> {
+        let plain = query.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'@'));
+        plain.then(|| Bound {
+            query,
+            first: query.bytes().next().map_or(0, |b| b.to_ascii_lowercase()),
+            chars: char_mask(query),
+        })
+    }
+
+    /// The characters every match holds, as a [`char_mask`].
+    pub(super) fn chars(&self) -> u64 {
+        self.chars
+    }
+
+    /// The most a name placed as `placing` can score against the query. Every matched
+    /// character's bonus is at most the best bonus of a place the query can match: the start
+    /// only for the query's first character, places after the first for any of its characters.
+    pub(super) fn score(&self, placing: Placing) -> u32 {
+        let len = self.query.len() as u32;
+        if len == 0 {
+            return 0;
+        }
+        let bonus = if placing.lead == 0 || placing.lead == self.first {
+            BONUS_START
+        } else if placing.boundaries & self.chars != 0 {
+            BONUS_BOUNDARY
+        } else {
+            BONUS_OTHER
+        };
+        SCORE_MATCH * len + bonus * (len + 1)
+    }
+
+    /// Whether `name` (placed as `placing`) can rank at or above `cut`. Beyond [`Bound::score`]:
+    /// a name that does not hold the query as one run of characters matches it with a gap,
+    /// which costs at least [`PENALTY_GAP_START`] (after a matched character, so the score does
+    /// not floor at zero there). Names beyond ASCII may match a run once normalized: no gap is
+    /// assumed in them.
+    ///
+    /// `len` is the name's length; `name` is read only when the run decides.
+    pub(super) fn can_reach<'n>(&self, placing: Placing, len: u32, name: impl FnOnce() -> &'n str, cut: Rank) -> bool {
+        let best = self.score(placing);
+        if (std::cmp::Reverse(best), len) > cut {
+            return false;
+        }
+        let gapped = (std::cmp::Reverse(best.saturating_sub(PENALTY_GAP_START)), len);
+        gapped <= cut
+            || placing.lead == 0
+            || self.query.len() < 2
+            || holds_run(name().as_bytes(), self.query.as_bytes())
+    }
+}
+
+impl Bound<'_> {
+    /// The score of `name` (placed as `placing`), known without scoring it when it holds the
+    /// query as one run at a place that earns the bonus [`Bound::score`] assumed (its start,
+    /// or after a `.`): every character of that run earns it, so the bound is reached. Only
+    /// for names short enough that nucleo scores them exactly (it falls back to a greedy
+    /// match in long ones), and in the query's case when it has capitals (smart case).
+    pub(super) fn known_score(&self, placing: Placing, name: &str) -> Option<u32> {
+        let (name, query) = (name.as_bytes(), self.query.as_bytes());
+        if placing.lead == 0 || query.is_empty() || name.len() > 256 || query.len() > 64 || query.len() > name.len() {
+            return None;
+        }
+        let at_start = placing.lead == self.first;
+        if !at_start && placing.boundaries & byte_mask(self.first) == 0 {
+            // The run's first character stands at no place that earns the bonus.
+            return None;
+        }
+        let earns = |at: usize| match at {
+            0 => at_start && name[0].is_ascii_alphanumeric(),
+            _ => !at_start && (!name[at - 1].is_ascii_alphanumeric() || !name[at].is_ascii_alphanumeric()),
+        };
+        let exact_case = query.iter().any(u8::is_ascii_uppercase);
+        let holds = |at: usize| {
+            let run = &name[at..at + query.len()];
+            if exact_case { run == query } else { run.eq_ignore_ascii_case(query) }
+        };
+        (0..=name.len() - query.len())
+            .any(|at| name[at].to_ascii_lowercase() == self.first && earns(at) && holds(at))
+            .then(|| self.score(placing))
+    }
+}
+
+/// Whether `name` holds `query` as one run of characters, either case.
+fn holds_run(name: &[u8], query: &[u8]) -> bool {
+    name.len() >= query.len() && name.windows(query.len()).any(|run| run.eq_ignore_ascii_case(query))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use nucleo_matcher::{
+        Config, Matcher, Utf32Str,
+        pattern::{CaseMatching, Normalization, Pattern},
+    };
+    use proptest::prelude::*;
+
+    /// nucleo's score of `name` against `query`, as workspace symbols asks for it.
+    fn nucleo(query: &str, name: &str) -> Option<u32> {
+        let pattern = Pattern::parse(query, CaseMatching::Smart, Normalization::Smart);
+        pattern.score(Utf32Str::new(name, &mut Vec::new()), &mut Matcher::new(Config::DEFAULT))
+    }
+
+    #[test]
+    fn the_bound_is_reached_by_a_run_after_a_dot_and_at_the_start() {
+        let bound = |query: &str, name: &str| Bound::of(query).map(|b| b.score(Placing::of(name)));
+        assert_eq!(nucleo("object", "crm.Object25__c"), bound("object", "crm.Object25__c"));
+        assert_eq!(nucleo("crm", "crm.Object25__c"), bound("crm", "crm.Object25__c"));
+        assert!(nucleo("obj", "crm.Oxbj").unwrap_or(0) < bound("obj", "crm.Oxbj").unwrap_or(0));
+        assert_eq!(nucleo("obj", "crm.xObj"), bound("obj", "crm.xObj"), "a camelCase run");
+        assert_eq!(bound("a b", "a b"), None, "pattern syntax");
+    }
+
+    #[test]
+    fn a_name_without_the_query_as_a_run_cannot_reach_the_bound() {
+        let Some(bound) = Bound::of("ob2") else { panic!("a plain query") };
+        let (held, gapped) = ("crm.Ob2x", "crm.Ob3x2");
+        let best = bound.score(Placing::of(held));
+        assert_eq!(best, bound.score(Placing::of(gapped)));
+        let cut = (std::cmp::Reverse(best), 9);
+        assert!(bound.can_reach(Placing::of(held), 8, || held, cut));
+        assert!(!bound.can_reach(Placing::of(gapped), 9, || gapped, cut));
+        assert!(nucleo("ob2", gapped).is_some_and(|score| score < best));
+    }
+
+    /// Names built from the characters that change a score (word and non-word characters,
+    /// humps, digits; now and then delimiters, white space and a letter beyond ASCII), with a
+    /// query: random, or a piece of the name in either case, so that runs are common.
+    fn name_and_query() -> impl Strategy<Value = (String, String)> {
+        let name = prop_oneof![
+            4 => proptest::string::string_regex("[a-dA-D0-2._@-]{1,24}").expect("a valid regex"),
+            1 => proptest::string::string_regex("[a-dA-D0-2._@/ :é-]{1,24}").expect("a valid regex"),
+        ];
+        (name, "[a-dA-D0-2._@]{0,6}", any::<(usize, usize, bool)>()).prop_map(|(name, random, (at, len, lower))| {
+            let chars: Vec<char> = name.chars().collect();
+            let at = at % chars.len();
+            let piece: String = chars[at..(at + len % 7).min(chars.len())].iter().collect();
+            let plain = piece.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '@'));
+            match (plain && !piece.is_empty(), lower) {
+                (true, true) => (name, piece.to_ascii_lowercase()),
+                (true, false) => (name, piece),
+                (false, _) => (name, random),
+            }
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(8192))]
+
+        #[test]
+        fn nucleo_never_scores_a_name_above_its_bound((name, query) in name_and_query()) {
+            let bound = Bound::of(&query).expect("a plain query");
+            if let Some(score) = nucleo(&query, &name) {
+                let placing = Placing::of(&name);
+                prop_assert!(score <= bound.score(placing), "{query:?} in {name:?}: {score}");
+                let rank = (std::cmp::Reverse(score), name.len() as u32);
+                let reaches = bound.can_reach(placing, name.len() as u32, || &name, rank);
+                prop_assert!(reaches, "{query:?} in {name:?}: {score}");
+            }
+        }
+
+        #[test]
+        fn a_known_score_is_nucleo_s((name, query) in name_and_query()) {
+            let bound = Bound::of(&query).expect("a plain query");
+            if let Some(known) = bound.known_score(Placing::of(&name), &name) {
+                prop_assert_eq!(Some(known), nucleo(&query, &name), "{:?} in {:?}", query, name);
+            }
+        }
+    }
+}

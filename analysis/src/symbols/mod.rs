@@ -1,0 +1,379 @@
+//! Workspace symbols: every element and field of the workspace, fuzzy-matched against a query.
+
+use crate::{
+    db::{Db, Workspace, file_fragments, part_files},
+    elem_id::decode_nacl_case,
+    fragments::{FragmentKind, ValueKind},
+    structure::SymbolKind,
+    workspace::LoadedWorkspace,
+};
+use bound::{Bound, Placing, Rank, char_mask};
+use nucleo_matcher::{
+    Config, Matcher, Utf32Str,
+    pattern::{CaseMatching, Normalization, Pattern},
+};
+use rayon::prelude::*;
+use std::path::PathBuf;
+
+mod bound;
+
+/// One match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkspaceSymbol {
+    /// The full element ID (`salesforce.Account.field.Name`).
+    pub name: String,
+    /// What it is.
+    pub kind: SymbolKind,
+    /// The file of its first fragment.
+    pub path: PathBuf,
+    /// Its header (or field name) there.
+    pub range: nacl_syntax::TextRange,
+    /// The decoded NaCl-case name and the `_alias`, when they say more than the ID.
+    pub detail: Option<String>,
+}
+
+/// An element or field a part of the workspace declares, as workspace symbols search it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SymbolEntry {
+    /// The characters of its name (one bit for each ASCII letter, digit, `_`, `.` and `@`), to
+    /// skip it quickly for a query that has a character it lacks.
+    pub chars: u64,
+    /// Where the characters of its name stand, for a bound on its score.
+    placing: Placing,
+    /// Where its full element ID is in the part's names ([`SymbolPart::name`]).
+    name: (u32, u32),
+    /// Its file's index in the part's `paths`.
+    pub file: u32,
+    /// What it is.
+    pub kind: SymbolKind,
+    /// Its header (or field name).
+    pub range: nacl_syntax::TextRange,
+}
+
+impl SymbolEntry {
+    /// The length of its name, in bytes.
+    fn len(&self) -> u32 {
+        self.name.1 - self.name.0
+    }
+}
+
+/// A matching symbol: where it is among the searched files' entries, and how well it matched.
+#[derive(Clone, Copy)]
+struct Scored {
+    score: u32,
+    /// The length of its name.
+    len: u32,
+    /// Its part of the workspace's files.
+    part: u32,
+    /// Its index among that part's entries.
+    entry: u32,
+}
+
+impl Scored {
+    /// Better first: a higher score, then a shorter name.
+    fn rank(&self) -> Rank {
+        (std::cmp::Reverse(self.score), self.len)
+    }
+}
+
+/// The symbols of one part of the workspace's files ([`crate::db::INDEX_PART`] of them), kept
+/// between searches so that a search reads a few hundred parts instead of every file. Their
+/// names are one string, read in order by a search: names kept apart, each in its own
+/// allocation, made a search at 1 GB wait on memory more than it scored.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct SymbolPart {
+    /// The NaCl files of the part that declare something, in path order.
+    pub paths: Vec<PathBuf>,
+    /// Every symbol of those files, shortest name first (a search scores short names first:
+    /// among names that score the same, the shorter ranks first).
+    pub entries: Vec<SymbolEntry>,
+    /// The full element IDs of the entries, one after the other.
+    names: String,
+}
+
+impl SymbolPart {
+    /// The full element ID of `entry`, one of this part's entries.
+    pub fn name(&self, entry: &SymbolEntry) -> &str {
+        self.names.get(entry.name.0 as usize..entry.name.1 as usize).unwrap_or_default()
+    }
+
+    /// Adds a symbol of the last file added, named by what `write` writes; none when the part's
+    /// names would pass 4 GiB (only files written to exhaust memory get there).
+    fn push(&mut self, kind: SymbolKind, range: nacl_syntax::TextRange, write: impl FnOnce(&mut String)) {
+        let start = self.names.len();
+        write(&mut self.names);
+        if u32::try_from(self.names.len()).is_err() {
+            self.names.truncate(start);
+            return;
+        }
+        let (chars, placing) = (char_mask(&self.names[start..]), Placing::of(&self.names[start..]));
+        let file = self.paths.len().saturating_sub(1) as u32;
+        let name = (start as u32, self.names.len() as u32);
+        self.entries.push(SymbolEntry { chars, placing, name, file, kind, range });
+    }
+}
+
+/// The symbols of the `part`th part of the workspace's files (recomputed when one of them
+/// changes; the others' fragments are memoized, so that is a few hundred names written).
+#[salsa::tracked(returns(ref))]
+pub fn symbol_part(db: &dyn Db, workspace: Workspace, part: usize) -> SymbolPart {
+    use std::fmt::Write;
+    let mut symbols = SymbolPart::default();
+    for &file in part_files(db, workspace, part) {
+        if file.language(db) != crate::language::Language::Nacl {
+            continue;
+        }
+        let fragments = &file_fragments(db, file).fragments;
+        if fragments.is_empty() {
+            continue;
+        }
+        symbols.paths.push(file.path(db).clone());
+        for fragment in fragments.iter() {
+            let kind = match fragment.kind {
+                FragmentKind::Object { .. } | FragmentKind::Primitive(_) => SymbolKind::Type,
+                FragmentKind::Instance => SymbolKind::Instance,
+                FragmentKind::Variable => SymbolKind::Variable,
+            };
+            // Writing to a `String` cannot fail.
+            symbols.push(kind, fragment.header_range, |names| {
+                let _ = write!(names, "{}", fragment.id);
+            });
+            for field in &fragment.fields {
+                symbols.push(SymbolKind::Field, field.name_range, |names| {
+                    let _ = write!(names, "{}.field.{}", fragment.id, field.name);
+                });
+            }
+        }
+    }
+    // Stable: the fragments of an element split within one file stay in their order.
+    symbols.entries.sort_by_key(SymbolEntry::len);
+    symbols
+}
+
+/// Names this long or longer are counted together when a search plans its windows.
+const LONG_NAME: usize = 1024;
+
+/// Every match of `query` among the parts' symbols that can rank among the `kept` best (by
+/// [`Scored::rank`], ties at the `kept`th kept), and perhaps some that cannot.
+///
+/// Names are scored shortest first, in windows of lengths, the first holding about `2 * kept`
+/// names that have the query's characters, each next one twice as many. Once `kept` matches
+/// are found, the `kept`th best is a cut: a later name, no shorter than any found, that cannot
+/// score above it ([`Bound`]) cannot rank above it either, and is skipped unscored; found
+/// matches below it are dropped. A short query that matches nearly every name
+/// (`obj` against `netsuite.Object...`) scores a few thousand of them instead of all.
+fn best_matches(query: &str, parts: &[&SymbolPart], kept: usize) -> Vec<Scored> {
+    let scorer = Scorer::new(query);
+    let lengths = candidate_lengths(parts, scorer.needed);
+    let mut cursors = vec![0usize; parts.len()];
+    let mut found: Vec<Scored> = Vec::new();
+    let mut cut: Option<Rank> = None;
+    let (mut from, mut target) = (0, kept.saturating_mul(2));
+    while from < lengths.len() {
+        // The window: lengths from `from` up to `to`, holding about `target` candidates.
+        let mut to = from;
+        let mut count = 0;
+        while to < lengths.len() && (count < target || to == from) {
+            count += lengths[to];
+            to += 1;
+        }
+        let shorter_than = if to == lengths.len() { u32::MAX } else { to as u32 };
+        let window: Vec<Scored> = cursors
+            .par_iter_mut()
+            .enumerate()
+            .with_min_len(16)
+            .fold(Vec::new, |mut found, (part, cursor)| {
+                scorer.scan(parts[part], part as u32, cursor, shorter_than, cut, &mut found);
+                found
+            })
+            .reduce(Vec::new, |mut a, mut b| {
+                a.append(&mut b);
+                a
+            });
+        found.extend(window);
+        if found.len() >= kept {
+            let (_, &mut at_cut, _) = found.select_nth_unstable_by_key(kept - 1, Scored::rank);
+            cut = Some(at_cut.rank());
+            found.retain(|s| s.rank() <= at_cut.rank());
+        }
+        target = target.saturating_mul(2);
+        from = to;
+    }
+    found
+}
+
+thread_local! {
+    /// Each search thread's matcher (nucleo's scratch space: about 135 KB, zeroed when made).
+    static MATCHER: std::cell::RefCell<(Matcher, Vec<char>)> =
+        std::cell::RefCell::new((Matcher::new(Config::DEFAULT), Vec::new()));
+}
+
+/// A query, ready to score names.
+struct Scorer<'q> {
+    /// The query.
+    query: &'q str,
+    /// The query as nucleo's pattern.
+    pattern: Pattern,
+    /// The bound on what a name can score, for a plain query.
+    bound: Option<Bound<'q>>,
+    /// The characters every match holds, as a [`char_mask`].
+    needed: u64,
+}
+
+impl<'q> Scorer<'q> {
+    /// The scorer of `query` (fuzzy, case-insensitive unless it has capitals).
+    fn new(query: &'q str) -> Scorer<'q> {
+        let bound = Bound::of(query);
+        Scorer {
+            query,
+            pattern: Pattern::parse(query, CaseMatching::Smart, Normalization::Smart),
+            bound,
+            needed: bound.map_or(0, |bound| bound.chars()),
+        }
+    }
+
+    /// Scores the entries of `symbols` (the `part`th part) from `cursor` on that are shorter
+    /// than `shorter_than`, skipping those that cannot rank at or above `cut`; adds the matches
+    /// to `found` and moves `cursor` past them.
+    fn scan(
+        &self,
+        symbols: &SymbolPart,
+        part: u32,
+        cursor: &mut usize,
+        shorter_than: u32,
+        cut: Option<Rank>,
+        found: &mut Vec<Scored>,
+    ) {
+        MATCHER.with_borrow_mut(|(matcher, buffer)| {
+            while let Some(entry) = symbols.entries.get(*cursor).filter(|entry| entry.len() < shorter_than) {
+                let at = *cursor as u32;
+                *cursor += 1;
+                if entry.chars & self.needed != self.needed {
+                    continue;
+                }
+                if let (Some(cut), Some(bound)) = (cut, self.bound)
+                    && !bound.can_reach(entry.placing, entry.len(), || symbols.name(entry), cut)
+                {
+                    continue;
+                }
+                let name = symbols.name(entry);
+                let score = match self.bound.and_then(|bound| bound.known_score(entry.placing, name)) {
+                    _ if self.query.is_empty() => Some(0),
+                    Some(known) => Some(known),
+                    None => self.pattern.score(Utf32Str::new(name, buffer), matcher),
+                };
+                if let Some(score) = score {
+                    found.push(Scored { score, len: entry.len(), part, entry: at });
+                }
+            }
+        });
+    }
+}
+
+/// How many names of each length (up to [`LONG_NAME`], which counts every longer one) have
+/// the characters `needed`.
+fn candidate_lengths(parts: &[&SymbolPart], needed: u64) -> Vec<usize> {
+    let longest = parts.iter().filter_map(|part| part.entries.last()).map(|entry| entry.len() as usize).max();
+    let size = longest.map_or(0, |longest| longest.min(LONG_NAME) + 1);
+    parts
+        .par_iter()
+        .fold(
+            || vec![0usize; size],
+            |mut counts, part| {
+                for entry in part.entries.iter().filter(|entry| entry.chars & needed == needed) {
+                    counts[(entry.len() as usize).min(LONG_NAME)] += 1;
+                }
+                counts
+            },
+        )
+        .reduce(
+            || vec![0usize; size],
+            |mut a, b| {
+                a.iter_mut().zip(b).for_each(|(a, b)| *a += b);
+                a
+            },
+        )
+}
+
+impl LoadedWorkspace {
+    /// Builds every part of the symbol table and, in a workspace that has them, of the word
+    /// filters find references reads ([`crate::mentions`]), in parallel, so that the first
+    /// search does not.
+    pub fn warm_tables(&self) {
+        let (workspace, parts) = (self.workspace, self.parts());
+        let filtered = self.has_word_filters();
+        self.par_map(&parts, |db, &part| {
+            symbol_part(db, workspace, part);
+            if filtered {
+                crate::mentions::part_words(db, workspace, part);
+            }
+        });
+    }
+
+    /// The elements and fields best matching `query` (fuzzy, case-insensitive unless it has
+    /// capitals), best first, at most `limit`. Split elements are listed once.
+    pub fn workspace_symbols(&self, query: &str, limit: usize) -> Vec<WorkspaceSymbol> {
+        let parts: Vec<&SymbolPart> =
+            self.parts().into_iter().map(|part| symbol_part(&self.db, self.workspace, part)).collect();
+        // Best score first; shorter names first among equals, then by name and path. Only the
+        // best few are sorted (a short query matches nearly everything): enough to fill `limit`
+        // after split elements, listed once per fragment, are merged. They are picked by score
+        // and length alone, then every tie at the cut is kept, so the cut does not change the
+        // order.
+        let kept = limit.saturating_mul(8).max(1);
+        let mut scored = best_matches(query, &parts, kept);
+        let entry = |s: &Scored| &parts[s.part as usize].entries[s.entry as usize];
+        let name = |s: &Scored| parts[s.part as usize].name(entry(s));
+        let path = |s: &Scored| &parts[s.part as usize].paths[entry(s).file as usize];
+        scored.sort_unstable_by(|a, b| {
+            a.rank()
+                .cmp(&b.rank())
+                .then_with(|| name(a).cmp(name(b)))
+                .then_with(|| path(a).cmp(path(b)))
+                .then(a.entry.cmp(&b.entry))
+        });
+        scored.truncate(kept);
+        let mut scored: Vec<(&str, &PathBuf, &SymbolEntry)> =
+            scored.iter().map(|s| (name(s), path(s), entry(s))).collect();
+        scored.dedup_by(|(x, ..), (y, ..)| x == y);
+        scored
+            .into_iter()
+            .take(limit)
+            .map(|(name, path, entry)| {
+                let symbol = WorkspaceSymbol {
+                    name: name.to_owned(),
+                    kind: entry.kind,
+                    path: path.clone(),
+                    range: entry.range,
+                    detail: None,
+                };
+                self.with_detail(symbol)
+            })
+            .collect()
+    }
+
+    /// Adds the decoded name and the alias of a matched element.
+    fn with_detail(&self, mut symbol: WorkspaceSymbol) -> WorkspaceSymbol {
+        let Ok(id) = crate::elem_id::ElemId::parse(&symbol.name) else { return symbol };
+        let last = id.name_parts.last().unwrap_or(&id.type_name);
+        let mut details: Vec<String> = decode_nacl_case(last).into_iter().collect();
+        if id.is_top_level() {
+            // The first fragment that sets `_alias` (found without merging the element).
+            let env = self.workspace.layout(&self.db).env_of(&symbol.path);
+            let files = crate::db::element_files(&self.db, self.workspace, env.as_deref(), &id);
+            let alias = files.into_iter().find_map(|file| {
+                crate::db::fragments_of(&self.db, file, &id).into_iter().find_map(|fragment| {
+                    fragment.values.iter().find(|e| &*e.key == "_alias").and_then(|e| match &e.value.kind {
+                        ValueKind::String(alias) => Some(alias.clone()),
+                        _ => None,
+                    })
+                })
+            });
+            if let Some(alias) = alias {
+                details.push(format!("alias: {alias}"));
+            }
+        }
+        symbol.detail = (!details.is_empty()).then(|| details.join(", "));
+        symbol
+    }
+}
