@@ -128,11 +128,16 @@ impl<'q> Bound<'q> {
         if (std::cmp::Reverse(best), len) > cut {
             return false;
         }
-        let gapped = (std::cmp::Reverse(best.saturating_sub(PENALTY_GAP_START)), len);
-        gapped <= cut
+        !self.run_decides(placing, len, cut)
             || placing.lead == 0
             || self.query.len() < 2
             || holds_run(name().as_bytes(), self.query.as_bytes())
+    }
+
+    /// Whether a name of `len` placed as `placing` needs the query as one run to rank at or
+    /// above `cut` (a gap would take it below).
+    pub(super) fn run_decides(&self, placing: Placing, len: u32, cut: Rank) -> bool {
+        (std::cmp::Reverse(self.score(placing).saturating_sub(PENALTY_GAP_START)), len) > cut
     }
 }
 

@@ -181,7 +181,6 @@ fn best_matches(query: &str, parts: &[&SymbolPart], kept: usize) -> Vec<Scored> 
         let window: Vec<Scored> = cursors
             .par_iter_mut()
             .enumerate()
-            .with_min_len(16)
             .fold(Vec::new, |mut found, (part, cursor)| {
                 scorer.scan(parts[part], part as u32, cursor, shorter_than, cut, &mut found);
                 found
@@ -251,13 +250,18 @@ impl<'q> Scorer<'q> {
                 if entry.chars & self.needed != self.needed {
                     continue;
                 }
-                if let (Some(cut), Some(bound)) = (cut, self.bound)
-                    && !bound.can_reach(entry.placing, entry.len(), || symbols.name(entry), cut)
-                {
-                    continue;
+                // Where only a run of the query can rank, a run at the right place is known to
+                // score the bound; elsewhere looking for one would only add to nucleo's work.
+                let mut run_decides = false;
+                if let (Some(cut), Some(bound)) = (cut, self.bound) {
+                    if !bound.can_reach(entry.placing, entry.len(), || symbols.name(entry), cut) {
+                        continue;
+                    }
+                    run_decides = bound.run_decides(entry.placing, entry.len(), cut);
                 }
                 let name = symbols.name(entry);
-                let score = match self.bound.and_then(|bound| bound.known_score(entry.placing, name)) {
+                let known = self.bound.filter(|_| run_decides).and_then(|bound| bound.known_score(entry.placing, name));
+                let score = match known {
                     _ if self.query.is_empty() => Some(0),
                     Some(known) => Some(known),
                     None => self.pattern.score(Utf32Str::new(name, buffer), matcher),
