@@ -116,65 +116,82 @@ impl<'q> Bound<'q> {
         SCORE_MATCH * len + bonus * (len + 1)
     }
 
-    /// Whether `name` (placed as `placing`) can rank at or above `cut`. Beyond [`Bound::score`]:
-    /// a name that does not hold the query as one run of characters matches it with a gap,
-    /// which costs at least [`PENALTY_GAP_START`] (after a matched character, so the score does
-    /// not floor at zero there). Names beyond ASCII may match a run once normalized: no gap is
-    /// assumed in them.
+    /// What a search does with a name of `len` bytes placed as `placing`, given the `cut` (the
+    /// rank of the last match it keeps so far); `name` is read only when a run decides.
     ///
-    /// `len` is the name's length; `name` is read only when the run decides.
-    pub(super) fn can_reach<'n>(&self, placing: Placing, len: u32, name: impl FnOnce() -> &'n str, cut: Rank) -> bool {
+    /// Beyond [`Bound::score`]: a name that does not hold the query as one run of characters
+    /// matches it with a gap, which costs at least [`PENALTY_GAP_START`] (after a matched
+    /// character, so the score does not floor at zero there). Where that decides, the name is
+    /// read once: without a run it is skipped; with one at a place that earns the bonus the
+    /// bound assumed (its start, or after a `.`), every character of the run earns it and the
+    /// score is the bound. Names beyond ASCII may match a run once normalized: no gap is
+    /// assumed in them.
+    pub(super) fn judge<'n>(&self, placing: Placing, len: u32, name: impl FnOnce() -> &'n str, cut: Rank) -> Verdict {
         let best = self.score(placing);
         if (std::cmp::Reverse(best), len) > cut {
-            return false;
+            return Verdict::Skip;
         }
-        !self.run_decides(placing, len, cut)
-            || placing.lead == 0
-            || self.query.len() < 2
-            || holds_run(name().as_bytes(), self.query.as_bytes())
+        let gapped = (std::cmp::Reverse(best.saturating_sub(PENALTY_GAP_START)), len);
+        if gapped <= cut || placing.lead == 0 || self.query.len() < 2 {
+            return Verdict::Score;
+        }
+        match self.run(placing, name().as_bytes()) {
+            Run::None => Verdict::Skip,
+            Run::Earning => Verdict::Known(best),
+            Run::Elsewhere => Verdict::Score,
+        }
     }
 
-    /// Whether a name of `len` placed as `placing` needs the query as one run to rank at or
-    /// above `cut` (a gap would take it below).
-    pub(super) fn run_decides(&self, placing: Placing, len: u32, cut: Rank) -> bool {
-        (std::cmp::Reverse(self.score(placing).saturating_sub(PENALTY_GAP_START)), len) > cut
-    }
-}
-
-impl Bound<'_> {
-    /// The score of `name` (placed as `placing`), known without scoring it when it holds the
-    /// query as one run at a place that earns the bonus [`Bound::score`] assumed (its start,
-    /// or after a `.`): every character of that run earns it, so the bound is reached. Only
-    /// for names short enough that nucleo scores them exactly (it falls back to a greedy
-    /// match in long ones), and in the query's case when it has capitals (smart case).
-    pub(super) fn known_score(&self, placing: Placing, name: &str) -> Option<u32> {
-        let (name, query) = (name.as_bytes(), self.query.as_bytes());
-        if placing.lead == 0 || query.is_empty() || name.len() > 256 || query.len() > 64 || query.len() > name.len() {
-            return None;
+    /// Where `name` (placed as `placing`, a name of ASCII) holds the query as one run. A run
+    /// earns the bound only in the query's case when it has capitals (smart case), and only in
+    /// names short enough that nucleo scores them exactly (it falls back to a greedy match in
+    /// long ones).
+    fn run(&self, placing: Placing, name: &[u8]) -> Run {
+        let query = self.query.as_bytes();
+        if query.is_empty() || query.len() > name.len() {
+            return Run::None;
         }
         let at_start = placing.lead == self.first;
-        if !at_start && placing.boundaries & byte_mask(self.first) == 0 {
-            // The run's first character stands at no place that earns the bonus.
-            return None;
-        }
+        let exact = name.len() <= 256 && query.len() <= 64;
+        let capitals = query.iter().any(u8::is_ascii_uppercase);
         let earns = |at: usize| match at {
             0 => at_start && name[0].is_ascii_alphanumeric(),
             _ => !at_start && (!name[at - 1].is_ascii_alphanumeric() || !name[at].is_ascii_alphanumeric()),
         };
-        let exact_case = query.iter().any(u8::is_ascii_uppercase);
-        let holds = |at: usize| {
+        let mut found = Run::None;
+        for at in 0..=name.len() - query.len() {
             let run = &name[at..at + query.len()];
-            if exact_case { run == query } else { run.eq_ignore_ascii_case(query) }
-        };
-        (0..=name.len() - query.len())
-            .any(|at| name[at].to_ascii_lowercase() == self.first && earns(at) && holds(at))
-            .then(|| self.score(placing))
+            if !run.eq_ignore_ascii_case(query) {
+                continue;
+            }
+            if exact && earns(at) && (!capitals || run == query) {
+                return Run::Earning;
+            }
+            found = Run::Elsewhere;
+        }
+        found
     }
 }
 
-/// Whether `name` holds `query` as one run of characters, either case.
-fn holds_run(name: &[u8], query: &[u8]) -> bool {
-    name.len() >= query.len() && name.windows(query.len()).any(|run| run.eq_ignore_ascii_case(query))
+/// What a search does with a name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Verdict {
+    /// It cannot rank among the matches kept: not scored.
+    Skip,
+    /// Its score is known: the bound.
+    Known(u32),
+    /// It is scored.
+    Score,
+}
+
+/// Where a name holds the query as one run of characters.
+enum Run {
+    /// Nowhere.
+    None,
+    /// At a place that earns the bonus the bound assumed.
+    Earning,
+    /// Only elsewhere.
+    Elsewhere,
 }
 
 #[cfg(test)]
@@ -209,8 +226,9 @@ mod tests {
         let best = bound.score(Placing::of(held));
         assert_eq!(best, bound.score(Placing::of(gapped)));
         let cut = (std::cmp::Reverse(best), 9);
-        assert!(bound.can_reach(Placing::of(held), 8, || held, cut));
-        assert!(!bound.can_reach(Placing::of(gapped), 9, || gapped, cut));
+        assert_eq!(bound.judge(Placing::of(held), 8, || held, cut), Verdict::Known(best));
+        assert_eq!(nucleo("ob2", held), Some(best));
+        assert_eq!(bound.judge(Placing::of(gapped), 9, || gapped, cut), Verdict::Skip);
         assert!(nucleo("ob2", gapped).is_some_and(|score| score < best));
     }
 
@@ -242,19 +260,26 @@ mod tests {
         fn nucleo_never_scores_a_name_above_its_bound((name, query) in name_and_query()) {
             let bound = Bound::of(&query).expect("a plain query");
             if let Some(score) = nucleo(&query, &name) {
-                let placing = Placing::of(&name);
-                prop_assert!(score <= bound.score(placing), "{query:?} in {name:?}: {score}");
-                let rank = (std::cmp::Reverse(score), name.len() as u32);
-                let reaches = bound.can_reach(placing, name.len() as u32, || &name, rank);
-                prop_assert!(reaches, "{query:?} in {name:?}: {score}");
+                prop_assert!(score <= bound.score(Placing::of(&name)), "{query:?} in {name:?}: {score}");
             }
         }
 
         #[test]
-        fn a_known_score_is_nucleo_s((name, query) in name_and_query()) {
+        fn a_name_is_skipped_only_below_the_cut_and_a_known_score_is_nucleo_s(
+            (name, query) in name_and_query()
+        ) {
             let bound = Bound::of(&query).expect("a plain query");
-            if let Some(known) = bound.known_score(Placing::of(&name), &name) {
-                prop_assert_eq!(Some(known), nucleo(&query, &name), "{:?} in {:?}", query, name);
+            let (placing, len) = (Placing::of(&name), name.len() as u32);
+            let best = bound.score(placing);
+            let Some(score) = nucleo(&query, &name) else { return Ok(()) };
+            // Cuts at the name's own rank and around where a run decides.
+            for at in [score, score.saturating_sub(1), best.saturating_sub(2), best.saturating_sub(1), best] {
+                let cut = (std::cmp::Reverse(at), len);
+                match bound.judge(placing, len, || &name, cut) {
+                    Verdict::Skip => prop_assert!(at > score, "{query:?} in {name:?}: {score}, cut {at}"),
+                    Verdict::Known(known) => prop_assert_eq!(known, score, "{:?} in {:?}, cut {}", query, name, at),
+                    Verdict::Score => {}
+                }
             }
         }
     }

@@ -7,7 +7,7 @@ use crate::{
     structure::SymbolKind,
     workspace::LoadedWorkspace,
 };
-use bound::{Bound, Placing, Rank, char_mask};
+use bound::{Bound, Placing, Rank, Verdict, char_mask};
 use nucleo_matcher::{
     Config, Matcher, Utf32Str,
     pattern::{CaseMatching, Normalization, Pattern},
@@ -250,21 +250,15 @@ impl<'q> Scorer<'q> {
                 if entry.chars & self.needed != self.needed {
                     continue;
                 }
-                // Where only a run of the query can rank, a run at the right place is known to
-                // score the bound; elsewhere looking for one would only add to nucleo's work.
-                let mut run_decides = false;
-                if let (Some(cut), Some(bound)) = (cut, self.bound) {
-                    if !bound.can_reach(entry.placing, entry.len(), || symbols.name(entry), cut) {
-                        continue;
-                    }
-                    run_decides = bound.run_decides(entry.placing, entry.len(), cut);
-                }
-                let name = symbols.name(entry);
-                let known = self.bound.filter(|_| run_decides).and_then(|bound| bound.known_score(entry.placing, name));
-                let score = match known {
+                let verdict = match (cut, self.bound) {
+                    (Some(cut), Some(bound)) => bound.judge(entry.placing, entry.len(), || symbols.name(entry), cut),
+                    _ => Verdict::Score,
+                };
+                let score = match verdict {
+                    Verdict::Skip => continue,
                     _ if self.query.is_empty() => Some(0),
-                    Some(known) => Some(known),
-                    None => self.pattern.score(Utf32Str::new(name, buffer), matcher),
+                    Verdict::Known(known) => Some(known),
+                    Verdict::Score => self.pattern.score(Utf32Str::new(symbols.name(entry), buffer), matcher),
                 };
                 if let Some(score) = score {
                     found.push(Scored { score, len: entry.len(), part, entry: at });
