@@ -18,6 +18,8 @@ const BONUS_BOUNDARY: u32 = 8;
 const BONUS_OTHER: u32 = 5;
 /// What nucleo takes for the first character of a gap between matched characters.
 const PENALTY_GAP_START: u32 = 3;
+/// The longest query looked for as a run in a name.
+const LONGEST_RUN: usize = 64;
 
 /// One bit for each ASCII letter (either case), digit, `_`, `.` and `@` that `text` holds; every
 /// bit when it has other characters than ASCII (they may match a query's letters once
@@ -132,7 +134,9 @@ impl<'q> Bound<'q> {
             return Verdict::Skip;
         }
         let gapped = (std::cmp::Reverse(best.saturating_sub(PENALTY_GAP_START)), len);
-        if gapped <= cut || placing.lead == 0 || self.query.len() < 2 {
+        // A query longer than [`LONGEST_RUN`] is not looked for (a name and a query written to be
+        // alike would make the search quadratic): the name is scored.
+        if gapped <= cut || placing.lead == 0 || !(2..=LONGEST_RUN).contains(&self.query.len()) {
             return Verdict::Score;
         }
         match self.run(placing, name().as_bytes()) {
@@ -152,7 +156,7 @@ impl<'q> Bound<'q> {
             return Run::None;
         }
         let at_start = placing.lead == self.first;
-        let exact = name.len() <= 256 && query.len() <= 64;
+        let exact = name.len() <= 256;
         let capitals = query.iter().any(u8::is_ascii_uppercase);
         let earns = |at: usize| match at {
             0 => at_start && name[0].is_ascii_alphanumeric(),
@@ -230,6 +234,18 @@ mod tests {
         assert_eq!(nucleo("ob2", held), Some(best));
         assert_eq!(bound.judge(Placing::of(gapped), 9, || gapped, cut), Verdict::Skip);
         assert!(nucleo("ob2", gapped).is_some_and(|score| score < best));
+    }
+
+    #[test]
+    fn a_long_query_is_not_looked_for_in_names() {
+        let query = "a".repeat(LONGEST_RUN + 1);
+        let Some(bound) = Bound::of(&query) else { panic!("a plain query") };
+        let placing = Placing::of("crm.a");
+        let cut = (std::cmp::Reverse(bound.score(placing)), 1);
+        let verdict = bound.judge(placing, 1_000_000, || panic!("the name is not read"), cut);
+        assert_eq!(verdict, Verdict::Skip, "longer than the cut");
+        let verdict = bound.judge(placing, 0, || panic!("the name is not read"), cut);
+        assert_eq!(verdict, Verdict::Score);
     }
 
     /// Names built from the characters that change a score (word and non-word characters,
