@@ -311,8 +311,12 @@ impl LoadedWorkspace {
     /// The elements and fields best matching `query` (fuzzy, case-insensitive unless it has
     /// capitals), best first, at most `limit`. Split elements are listed once.
     pub fn workspace_symbols(&self, query: &str, limit: usize) -> Vec<WorkspaceSymbol> {
-        let parts: Vec<&SymbolPart> =
-            self.parts().into_iter().map(|part| symbol_part(&self.db, self.workspace, part)).collect();
+        let (workspace, parts) = (self.workspace, self.parts());
+        // Parts not built yet (the first search, or parts edited since) are built on all cores.
+        self.par_map(&parts, |db, &part| {
+            symbol_part(db, workspace, part);
+        });
+        let parts: Vec<&SymbolPart> = parts.into_iter().map(|part| symbol_part(&self.db, workspace, part)).collect();
         // Best score first; shorter names first among equals, then by name and path. Only the
         // best few are sorted (a short query matches nearly everything): enough to fill `limit`
         // after split elements, listed once per fragment, are merged. They are picked by score
