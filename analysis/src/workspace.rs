@@ -13,7 +13,10 @@ use crate::{
 use rayon::prelude::*;
 use std::{
     path::{Path, PathBuf},
-    sync::Arc,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, AtomicU64, Ordering},
+    },
 };
 
 /// A workspace loaded into a database.
@@ -35,8 +38,9 @@ pub struct LoadedWorkspace {
     /// needed).
     pub from_cache: usize,
     /// Whether the persistent cache held anything but exactly this workspace's files as loaded
-    /// (so [`LoadedWorkspace::save_cache`] has something to write).
-    pub cache_stale: bool,
+    /// (so [`LoadedWorkspace::save_cache`] has something to write). Shared by the snapshots, so
+    /// that a snapshot's save is not done again by the next.
+    cache_stale: Arc<AtomicBool>,
     /// The reports of the last full check the persistent cache holds ([`crate::cache::reports`]).
     reports: Arc<std::sync::Mutex<KeptReports>>,
 }
@@ -157,8 +161,8 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     // A Salto workspace's static files are opaque resources, even when named like HCL files.
     paths.retain(|p| Language::of_path(p) != Some(Language::Hcl) || !crate::layout::is_static_resource(p));
     let total = paths.len();
-    let bytes = std::sync::atomic::AtomicU64::new(0);
-    let over = std::sync::atomic::AtomicBool::new(false);
+    let bytes = AtomicU64::new(0);
+    let over = AtomicBool::new(false);
     progress(0, total);
     let read = ProgressCounter::new(total, progress);
     // Each file is read straight into the `Text` the database keeps, on the thread that read it.
@@ -167,12 +171,12 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     let loaded: Vec<ReadFile> = paths
         .into_par_iter()
         .map(|path| {
-            let (text, error) = if bytes.load(std::sync::atomic::Ordering::Relaxed) > MAX_WORKSPACE_BYTES {
-                over.store(true, std::sync::atomic::Ordering::Relaxed);
+            let (text, error) = if bytes.load(Ordering::Relaxed) > MAX_WORKSPACE_BYTES {
+                over.store(true, Ordering::Relaxed);
                 (Text::new(), None)
             } else {
                 let (text, error) = files::load_text(&path);
-                bytes.fetch_add(text.len() as u64, std::sync::atomic::Ordering::Relaxed);
+                bytes.fetch_add(text.len() as u64, Ordering::Relaxed);
                 (text, error)
             };
             let language = Language::of_path(&path).unwrap_or(Language::Nacl);
@@ -238,7 +242,7 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
         load_errors: Arc::new(load_errors),
         languages: Arc::default(),
         from_cache,
-        cache_stale,
+        cache_stale: Arc::new(AtomicBool::new(cache_stale)),
         reports: Arc::new(std::sync::Mutex::new(KeptReports {
             fingerprint: reports.as_ref().map(|r| r.fingerprint()),
             read: reports.map(|reports| Arc::new(ReadReports::new(reports))),
@@ -595,8 +599,10 @@ impl LoadedWorkspace {
     /// Writes every NaCl file's own results to the persistent cache ([`crate::cache`]), when
     /// it did not hold exactly these already (the results not computed yet are computed first,
     /// on all cores). Once written, the cache is up to date.
-    pub fn save_cache(&mut self) -> std::io::Result<()> {
-        let Some(folder) = crate::cache::folder().filter(|_| self.cache_stale) else { return Ok(()) };
+    pub fn save_cache(&self) -> std::io::Result<()> {
+        let Some(folder) = crate::cache::folder().filter(|_| self.cache_stale.load(Ordering::Acquire)) else {
+            return Ok(());
+        };
         self.compute_file_results();
         self.hash_parts();
         let unreadable: std::collections::HashSet<&Path> = self.load_errors.iter().map(|(p, _)| p.as_path()).collect();
@@ -617,7 +623,7 @@ impl LoadedWorkspace {
             .collect();
         entries.sort_unstable_by(|a, b| a.path.cmp(b.path));
         crate::cache::save(&folder, &self.workspace.layout(&self.db).root, &entries)?;
-        self.cache_stale = false;
+        self.cache_stale.store(false, Ordering::Release);
         Ok(())
     }
 }
@@ -756,7 +762,7 @@ impl LoadedWorkspace {
             load_errors: Arc::default(),
             languages: Arc::default(),
             from_cache: 0,
-            cache_stale: false,
+            cache_stale: Arc::default(),
             reports: Arc::default(),
         }
     }
@@ -933,7 +939,7 @@ impl LoadedWorkspace {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::atomic::AtomicUsize;
 
     #[test]
     fn reports_are_served_only_for_their_fingerprint_and_with_places_inside_their_files() {

@@ -48,7 +48,7 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
         }
         let root = layout::find_root(path);
         let report = |done, total| progress.report("reading", done, total);
-        let mut loaded = workspace::load_with_state_and_progress(&root, args.env.as_deref(), args.state, &report);
+        let loaded = workspace::load_with_state_and_progress(&root, args.env.as_deref(), args.state, &report);
         let filter = std::path::absolute(path).unwrap_or_else(|_| path.clone());
         let absolute_root = std::path::absolute(&root).unwrap_or_else(|_| root.clone());
         // Report on the given path only; its whole workspace is analysed.
