@@ -1,7 +1,8 @@
 //! Diagnostics: of open documents after each burst of edits, and of whole workspaces after
 //! indexing, saves and changes on disk.
 
-use super::{Buffer, Message, OpenDocument, PASS_DELAY, Pass, Root, Writer, panic_message};
+use super::schedule::{self, Pass, Tables, Work};
+use super::{Buffer, Message, OpenDocument, PASS_DELAY, Root, Writer, panic_message};
 
 use crate::line_index::{Encoding, LineIndex};
 use crate::lsp::{
@@ -17,7 +18,7 @@ use nacl_analysis::{
 use std::{
     collections::HashMap,
     path::{Path, PathBuf},
-    sync::Arc,
+    sync::{Arc, mpsc},
     time::Instant,
 };
 use tower_lsp_server::ls_types::{Diagnostic, Uri};
@@ -86,88 +87,87 @@ impl Writer {
         }
     }
 
-    /// Starts the whole-workspace checks that are due.
+    /// Starts the whole-workspace checks that are due, and the building of search tables that
+    /// a write cancelled, where no check is due or running.
     pub(super) fn start_due_passes(&mut self) {
         let now = Instant::now();
-        for root in &mut self.roots {
-            if !matches!(root.pass, Pass::Due(at) if at <= now) || !root.indexed {
+        for index in 0..self.roots.len() {
+            let root = &mut self.roots[index];
+            if !root.indexed {
                 continue;
             }
-            root.pass = Pass::Running;
-            let build_tables = !std::mem::replace(&mut root.tables_built, true);
-            self.generation += 1;
-            let open = open_under(&self.buffers, &root.path);
-            let mut job = DiagnosticsJob {
-                workspace: root.workspace.clone(),
-                indexed: true,
-                settings: self.settings.clone(),
-                encoding: self.encoding,
-                uris: self.uris.clone(),
-                generation: self.generation,
-            };
-            let (outgoing, messages, path) = (self.outgoing.clone(), self.messages.clone(), root.path.clone());
-            let (pulled, refresh) = (self.workspace_pulled, self.pull.refresh);
-            // The first check after indexing moves the folder's progress report from 90 to 100%.
-            let token = root.progress.clone();
-            rayon::spawn(move || {
-                let report = |done: usize, total: usize| {
-                    if let Some(token) = &token {
-                        let percentage = 90 + (done * 10 / total.max(1)) as u32;
-                        let message = format!("checked {done}/{total} files");
-                        outgoing.send(Outgoing::ProgressReport { token: token.clone(), message, percentage });
-                    }
-                };
-                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    if pulled {
-                        // The check still runs: it warms what the client's next pull reads.
-                        let (notes, reports) = job.notes(&report);
-                        (Outgoing::Refresh, notes, refresh, reports)
-                    } else {
-                        let (message, notes, reports) = job.workspace_pass(&path, open, &report);
-                        (message, notes, true, reports)
-                    }
-                }));
-                let (cancelled, notes) = match run {
-                    Ok((message, notes, send, reports)) => {
-                        if send {
-                            outgoing.send(message);
-                        }
-                        // Before the pass is done: a client may stop the server right after.
-                        job.keep_reports(&path, &reports);
-                        (false, notes)
-                    }
-                    Err(payload) if workspace::is_cancellation(&*payload) => (true, Vec::new()),
-                    Err(payload) => {
-                        tracing::error!("internal error checking {}: {}", path.display(), panic_message(&*payload));
-                        (false, Vec::new())
-                    }
-                };
-                let _ = messages.send(Message::PassDone { root: path.clone(), cancelled, notes });
-                if build_tables && !cancelled {
-                    // The tables workspace symbols and find references search, built after the
-                    // first full check instead of before it, so that they do not hold back the
-                    // diagnostics. An edit cancels this; the next check builds them then. A
-                    // check served from the cache computed no file's results: they come first.
-                    let warm = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        job.workspace.compute_file_results();
-                        if let Err(error) = job.workspace.save_cache() {
-                            tracing::warn!("cannot write the cache of {}: {error}", path.display());
-                        }
-                        job.workspace.warm_tables()
-                    }));
-                    match warm {
-                        Ok(()) => {}
-                        Err(payload) if workspace::is_cancellation(&*payload) => {
-                            let _ = messages.send(Message::TablesCancelled(path));
-                        }
-                        Err(payload) => {
-                            tracing::error!("internal error indexing {}: {}", path.display(), panic_message(&*payload))
-                        }
-                    }
+            match schedule::due(root.pass, root.tables, now) {
+                Some(Work::Pass) => self.start_pass(index),
+                Some(Work::Tables) => {
+                    root.tables = Tables::Built;
+                    let (workspace, path, messages) =
+                        (root.workspace.clone(), root.path.clone(), self.messages.clone());
+                    rayon::spawn(move || build_tables(&workspace, &path, &messages));
                 }
-                drop(job);
-            });
+                None => {}
+            }
         }
+    }
+
+    /// Starts the whole-workspace check of the root at `index`, and after it the building of
+    /// its search tables if they are not built.
+    fn start_pass(&mut self, index: usize) {
+        let root = &mut self.roots[index];
+        root.pass = Pass::Running;
+        let build = std::mem::replace(&mut root.tables, Tables::Built) != Tables::Built;
+        self.generation += 1;
+        let open = open_under(&self.buffers, &root.path);
+        let job = DiagnosticsJob {
+            workspace: root.workspace.clone(),
+            indexed: true,
+            settings: self.settings.clone(),
+            encoding: self.encoding,
+            uris: self.uris.clone(),
+            generation: self.generation,
+        };
+        let (outgoing, messages, path) = (self.outgoing.clone(), self.messages.clone(), root.path.clone());
+        let (pulled, refresh) = (self.workspace_pulled, self.pull.refresh);
+        // The first check after indexing moves the folder's progress report from 90 to 100%.
+        let token = root.progress.clone();
+        rayon::spawn(move || {
+            let report = |done: usize, total: usize| {
+                if let Some(token) = &token {
+                    let percentage = 90 + (done * 10 / total.max(1)) as u32;
+                    let message = format!("checked {done}/{total} files");
+                    outgoing.send(Outgoing::ProgressReport { token: token.clone(), message, percentage });
+                }
+            };
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                if pulled {
+                    // The check still runs: it warms what the client's next pull reads.
+                    let (notes, reports) = job.notes(&report);
+                    (Outgoing::Refresh, notes, refresh, reports)
+                } else {
+                    let (message, notes, reports) = job.workspace_pass(&path, open, &report);
+                    (message, notes, true, reports)
+                }
+            }));
+            let (cancelled, notes) = match run {
+                Ok((message, notes, send, reports)) => {
+                    if send {
+                        outgoing.send(message);
+                    }
+                    // Before the pass is done: a client may stop the server right after.
+                    job.keep_reports(&path, &reports);
+                    (false, notes)
+                }
+                Err(payload) if workspace::is_cancellation(&*payload) => (true, Vec::new()),
+                Err(payload) => {
+                    tracing::error!("internal error checking {}: {}", path.display(), panic_message(&*payload));
+                    (false, Vec::new())
+                }
+            };
+            let _ = messages.send(Message::PassDone { root: path.clone(), cancelled, notes });
+            if build && !cancelled {
+                build_tables(&job.workspace, &path, &messages);
+            }
+            drop(job);
+        });
     }
 
     /// The diagnostics files of a loading workspace have on their own (syntax errors, found
@@ -329,4 +329,25 @@ pub fn shown_diagnostics<'a>(
         .filter(|d| shown.shows(d.code.as_str(), d.severity() == nacl_syntax::Severity::Error))
         .map(|d| convert::diagnostic(d, lines, &mut locator))
         .collect()
+}
+
+/// Builds the tables workspace symbols and find references search in `workspace` (a snapshot
+/// of the root at `path`), after every file's results (a check served from the cache computed
+/// none) and the cache's writing, if due. A write cancels it: that is sent to the writer, which
+/// starts it again once the writes stop.
+fn build_tables(workspace: &LoadedWorkspace, path: &Path, messages: &mpsc::Sender<Message>) {
+    let warm = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        workspace.compute_file_results();
+        if let Err(error) = workspace.save_cache() {
+            tracing::warn!("cannot write the cache of {}: {error}", path.display());
+        }
+        workspace.warm_tables()
+    }));
+    match warm {
+        Ok(()) => {}
+        Err(payload) if workspace::is_cancellation(&*payload) => {
+            let _ = messages.send(Message::TablesCancelled(path.to_owned()));
+        }
+        Err(payload) => tracing::error!("internal error indexing {}: {}", path.display(), panic_message(&*payload)),
+    }
 }

@@ -33,10 +33,12 @@ use tower_lsp_server::ls_types::{FileChangeType, MessageType, TextDocumentConten
 
 mod diagnostics;
 mod roots;
+mod schedule;
 mod snapshot;
 
 pub use diagnostics::shown_diagnostics;
-use roots::{Pass, Root};
+use roots::Root;
+use schedule::{Pass, Tables};
 use snapshot::open_document;
 pub use snapshot::{OpenDocument, Snapshot, WorkspacesSnapshot};
 
@@ -160,8 +162,8 @@ pub enum Message {
         /// What to tell the user once about the workspace (instances left untyped).
         notes: Vec<String>,
     },
-    /// A write cancelled the building of a workspace's search tables after its first full
-    /// check: the next check builds them.
+    /// A write cancelled the building of a workspace's search tables: it starts again once
+    /// the writes stop.
     TablesCancelled(PathBuf),
 }
 
@@ -308,25 +310,20 @@ impl Writer {
         }
     }
 
-    /// Moves every due whole-workspace check to [`PASS_DELAY`] after now: while the user types,
-    /// a check started between two keystrokes would only be cancelled by the next one, and
-    /// cancelling a check of a large workspace delays that keystroke's diagnostics.
+    /// Moves every due whole-workspace check and building of search tables to [`PASS_DELAY`]
+    /// after now: while the user types, work started between two keystrokes would only be
+    /// cancelled by the next one, and cancelling work on a large workspace delays that
+    /// keystroke's diagnostics.
     fn postpone_due_passes(&mut self) {
         let at = Instant::now() + PASS_DELAY;
         for root in &mut self.roots {
-            if let Pass::Due(due) = &mut root.pass {
-                *due = (*due).max(at);
-            }
+            schedule::postpone(&mut root.pass, &mut root.tables, at);
         }
     }
 
-    /// When the next whole-workspace check is due, if one is.
+    /// When the next whole-workspace check or building of search tables is due, if one is.
     fn next_deadline(&self) -> Option<Instant> {
-        self.roots
-            .iter()
-            .filter(|r| r.indexed)
-            .filter_map(|r| if let Pass::Due(at) = r.pass { Some(at) } else { None })
-            .min()
+        self.roots.iter().filter(|r| r.indexed).filter_map(|r| schedule::deadline(r.pass, r.tables)).min()
     }
 
     /// Handles a message; returns whether it edited a document. A panic is contained and
@@ -450,7 +447,7 @@ impl Writer {
             Message::StateLoaded { root, generation, state } => self.state_loaded(root, generation, state),
             Message::TablesCancelled(root) => {
                 if let Some(root) = self.roots.iter_mut().find(|r| r.path == root) {
-                    root.tables_built = false;
+                    root.tables = Tables::Due(Instant::now() + PASS_DELAY);
                 }
             }
             Message::DiagnosticsCancelled(uris) => {
@@ -461,7 +458,7 @@ impl Writer {
                 tell_once(&mut root.told, &self.outgoing, notes);
                 if cancelled {
                     root.pass = Pass::Due(Instant::now() + PASS_DELAY);
-                    root.tables_built = false;
+                    root.tables = Tables::Unbuilt;
                 } else {
                     if root.pass == Pass::Running {
                         root.pass = Pass::Idle;

@@ -1,6 +1,7 @@
 //! The workspaces: folders coming and going, loading and indexing them, Salto's state, and
 //! changes on disk.
 
+use super::schedule::{Pass, Tables};
 use super::{Job, Message, PASS_DELAY, Writer, panic_message, tell_once};
 use nacl_analysis::fragments::Text;
 
@@ -30,10 +31,8 @@ pub(super) struct Root {
     pub(super) scratch: bool,
     /// The progress report of its indexing, until its first full check ends.
     pub(super) progress: Option<String>,
-    /// Whether a full check since its indexing went on to build the tables workspace symbols
-    /// and find references search (unless a write cancelled that; later edits rebuild only
-    /// what they change, on demand).
-    pub(super) tables_built: bool,
+    /// Where the tables workspace symbols and find references search stand.
+    pub(super) tables: Tables,
     pub(super) pass: Pass,
     /// Reads that need the whole workspace, waiting for indexing to end.
     pub(super) waiting: Vec<(Uri, Job)>,
@@ -44,14 +43,6 @@ pub(super) struct Root {
     pub(super) static_changes: Vec<PathBuf>,
     /// The notes already told the user (each is told once).
     pub(super) told: HashSet<String>,
-}
-
-/// The state of a root's whole-workspace check.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Pass {
-    Idle,
-    Due(Instant),
-    Running,
 }
 
 impl Writer {
@@ -78,7 +69,7 @@ impl Writer {
             indexed: false,
             scratch: false,
             progress: token.clone(),
-            tables_built: false,
+            tables: Tables::Unbuilt,
             pass: Pass::Idle,
             waiting: Vec::new(),
             state_reads: 0,
@@ -147,7 +138,7 @@ impl Writer {
         let root = &mut self.roots[index];
         root.workspace = workspace;
         root.indexed = true;
-        root.tables_built = false;
+        root.tables = Tables::Unbuilt;
         root.pass = Pass::Due(Instant::now());
         tell_once(&mut root.told, &self.outgoing, root.workspace.state_notes());
         if let Some(token) = &root.progress {
@@ -294,7 +285,7 @@ impl Writer {
             indexed: true,
             scratch: true,
             progress: None,
-            tables_built: false,
+            tables: Tables::Unbuilt,
             pass: Pass::Idle,
             waiting: Vec::new(),
             state_reads: 0,

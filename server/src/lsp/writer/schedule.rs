@@ -1,0 +1,110 @@
+//! When a root's background work runs: its whole-workspace check, and the building of the
+//! tables workspace symbols and find references search.
+
+use std::time::Instant;
+
+/// The state of a root's whole-workspace check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Pass {
+    Idle,
+    Due(Instant),
+    Running,
+}
+
+/// Where a root's search tables stand. They are built after a full check, so that they never
+/// hold back its diagnostics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Tables {
+    /// Not built: the next full check builds them once it is done.
+    Unbuilt,
+    /// A write cancelled their building: it starts again at this instant (pushed back while
+    /// the user types), or after a full check that starts first. The parts built before the
+    /// write are kept.
+    Due(Instant),
+    /// Built, or being built. Later edits rebuild the parts they change, when searched.
+    Built,
+}
+
+/// Background work to start on a root.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Work {
+    /// The whole-workspace check, then the tables if they are not built.
+    Pass,
+    /// The tables alone.
+    Tables,
+}
+
+/// The work due at `now` on a root whose check and tables are as given. Tables wait for a
+/// check that is due or running: a check builds them after itself.
+pub(super) fn due(pass: Pass, tables: Tables, now: Instant) -> Option<Work> {
+    match (pass, tables) {
+        (Pass::Due(at), _) if at <= now => Some(Work::Pass),
+        (Pass::Idle, Tables::Due(at)) if at <= now => Some(Work::Tables),
+        _ => None,
+    }
+}
+
+/// When work is next due on a root, if it waits for a time; a running check ends with a
+/// message instead.
+pub(super) fn deadline(pass: Pass, tables: Tables) -> Option<Instant> {
+    match (pass, tables) {
+        (Pass::Due(at), _) | (Pass::Idle, Tables::Due(at)) => Some(at),
+        _ => None,
+    }
+}
+
+/// Moves the work due before `at` to `at`: while the user types, work started between two
+/// keystrokes would only be cancelled by the next one.
+pub(super) fn postpone(pass: &mut Pass, tables: &mut Tables, at: Instant) {
+    if let Pass::Due(due) = pass {
+        *due = (*due).max(at);
+    }
+    if let Tables::Due(due) = tables {
+        *due = (*due).max(at);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn cancelled_tables_are_built_again_on_their_own_once_no_check_is_due_or_running() {
+        let now = Instant::now();
+        let later = now + Duration::from_millis(200);
+        assert_eq!(due(Pass::Idle, Tables::Due(now), now), Some(Work::Tables));
+        assert_eq!(due(Pass::Idle, Tables::Due(later), now), None);
+        assert_eq!(deadline(Pass::Idle, Tables::Due(later)), Some(later));
+        // A running check ends with a message; the tables wait for it, without a deadline
+        // (one in the past would wake the writer in a loop).
+        assert_eq!(due(Pass::Running, Tables::Due(now), now), None);
+        assert_eq!(deadline(Pass::Running, Tables::Due(now)), None);
+        // A due check comes first, and builds them after itself.
+        assert_eq!(due(Pass::Due(now), Tables::Due(now), now), Some(Work::Pass));
+        assert_eq!(due(Pass::Due(later), Tables::Due(now), now), None);
+        assert_eq!(deadline(Pass::Due(later), Tables::Due(now)), Some(later));
+    }
+
+    #[test]
+    fn tables_not_built_or_built_wait_for_nothing_of_their_own() {
+        let now = Instant::now();
+        for tables in [Tables::Unbuilt, Tables::Built] {
+            assert_eq!(due(Pass::Idle, tables, now), None);
+            assert_eq!(deadline(Pass::Idle, tables), None);
+            assert_eq!(due(Pass::Due(now), tables, now), Some(Work::Pass));
+        }
+    }
+
+    #[test]
+    fn typing_postpones_both_kinds_of_work_and_never_brings_them_forward() {
+        let now = Instant::now();
+        let (soon, later) = (now + Duration::from_millis(100), now + Duration::from_millis(300));
+        let (mut pass, mut tables) = (Pass::Due(now), Tables::Due(later));
+        postpone(&mut pass, &mut tables, soon);
+        assert_eq!((pass, tables), (Pass::Due(soon), Tables::Due(later)));
+        let (mut pass, mut tables) = (Pass::Running, Tables::Built);
+        postpone(&mut pass, &mut tables, soon);
+        assert_eq!((pass, tables), (Pass::Running, Tables::Built));
+    }
+}
