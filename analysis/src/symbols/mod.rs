@@ -294,18 +294,20 @@ fn candidate_lengths(parts: &[&SymbolPart], needed: u64) -> Vec<usize> {
 }
 
 impl LoadedWorkspace {
-    /// Builds every part of the symbol table and, in a workspace that has them, of the word
-    /// filters find references reads ([`crate::mentions`]), in parallel, so that the first
-    /// search does not.
+    /// Builds every part of the symbol table and then, in a workspace that has them, of the
+    /// word filters find references reads ([`crate::mentions`]), in parallel, so that the first
+    /// search does not. The symbol table comes first: it takes a third of the time (the filters
+    /// read every byte of text), and a search needs it whole.
     pub fn warm_tables(&self) {
         let (workspace, parts) = (self.workspace, self.parts());
-        let filtered = self.has_word_filters();
         self.par_map(&parts, |db, &part| {
             symbol_part(db, workspace, part);
-            if filtered {
-                crate::mentions::part_words(db, workspace, part);
-            }
         });
+        if self.has_word_filters() {
+            self.par_map(&parts, |db, &part| {
+                crate::mentions::part_words(db, workspace, part);
+            });
+        }
     }
 
     /// The elements and fields best matching `query` (fuzzy, case-insensitive unless it has
