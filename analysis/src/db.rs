@@ -223,6 +223,22 @@ impl ElementIndex {
     }
 }
 
+/// From this many elements, a replaced index is freed on another thread.
+const FREED_ELSEWHERE_FROM: usize = 4096;
+
+impl Drop for ElementIndex {
+    /// Salsa frees the index a query replaced when the next write starts a new revision, on
+    /// the thread writing: the server's writer, which applies every edit. Freeing a large
+    /// workspace's index takes that long (about 100 ms for a million elements), so a large
+    /// index is freed on the thread pool instead.
+    fn drop(&mut self) {
+        if self.files.len() >= FREED_ELSEWHERE_FROM {
+            let index = (std::mem::take(&mut self.files), std::mem::take(&mut self.types_by_adapter));
+            rayon::spawn(move || drop(index));
+        }
+    }
+}
+
 /// How many files one part of the element index (and of the symbol table) covers on average.
 /// The index is built from parts so that checking it is still valid after an edit visits the
 /// edited file's part and the list of parts (the parts of files not edited are known unchanged
@@ -390,4 +406,49 @@ pub fn only_file(files: &[(SourceFile, Source)]) -> Option<SourceFile> {
 /// The state of an environment, when it has one.
 pub fn env_state<'db>(db: &'db dyn Db, workspace: Workspace, env: Option<&str>) -> Option<&'db EnvState> {
     workspace.state(db).env(env)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An index with `elements` elements, all sharing `id`'s allocation.
+    fn index_of(id: &Arc<ElemId>, elements: usize) -> ElementIndex {
+        let mut index = ElementIndex::default();
+        for i in 0..elements {
+            let mut own = (**id).clone();
+            own.name_parts.push(i.to_string());
+            index.files.insert(Arc::new(own), Vec::new());
+            index.types_by_adapter.entry(i.to_string()).or_default().push(id.clone());
+        }
+        index
+    }
+
+    #[test]
+    fn a_large_replaced_index_is_freed_on_another_thread_and_a_small_one_at_once() {
+        let id = Arc::new(ElemId::type_id("salesforce", "Account"));
+        drop(index_of(&id, FREED_ELSEWHERE_FROM - 1));
+        assert_eq!(Arc::strong_count(&id), 1, "a small index is freed where it is dropped");
+
+        // With every worker of the pool held, a large index is not freed where it is dropped.
+        let workers = rayon::current_num_threads();
+        let (started, release) =
+            (Arc::new(std::sync::Barrier::new(workers + 1)), Arc::new(std::sync::Barrier::new(workers + 1)));
+        for _ in 0..workers {
+            let (started, release) = (started.clone(), release.clone());
+            rayon::spawn(move || {
+                started.wait();
+                release.wait();
+            });
+        }
+        started.wait();
+        drop(index_of(&id, FREED_ELSEWHERE_FROM));
+        assert!(Arc::strong_count(&id) > 1, "a large index waits for the pool");
+        release.wait();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while Arc::strong_count(&id) > 1 && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        assert_eq!(Arc::strong_count(&id), 1, "a large index is freed, on the thread pool");
+    }
 }
