@@ -14,7 +14,7 @@ use crate::{
     state::{EnvState, WorkspaceState},
 };
 use nacl_syntax::SyntaxError;
-use std::{path::PathBuf, sync::Arc};
+use std::{collections::hash_map::Entry, path::PathBuf, sync::Arc};
 
 /// One file: its path, its language and its current text.
 #[salsa::input(debug)]
@@ -301,16 +301,32 @@ pub(crate) fn index_part(db: &dyn Db, workspace: Workspace, part: usize) -> Vec<
 /// The index of all elements of the workspace.
 #[salsa::tracked(returns(ref))]
 pub fn element_index(db: &dyn Db, workspace: Workspace) -> ElementIndex {
+    let parts: Vec<_> = (0..part_count(db, workspace)).map(|part| index_part(db, workspace, part)).collect();
     let mut index = ElementIndex::default();
-    for part in 0..part_count(db, workspace) {
-        for (id, file, source) in index_part(db, workspace, part) {
+    // Room for every ID at once: growing a map of a million entries moves each several times.
+    index.files.reserve(parts.iter().map(|part| part.len()).sum());
+    for part in parts {
+        for (id, file, source) in part {
             let file = *file;
-            let entry = index.files.entry(id.clone()).or_default();
-            if entry.last().is_none_or(|(f, _)| *f != file) {
-                entry.push((file, source.clone()));
+            match index.files.entry(id.clone()) {
+                // Most elements are in one file: a list of one (a first push would make room for four).
+                Entry::Vacant(entry) => {
+                    entry.insert(vec![(file, source.clone())]);
+                }
+                Entry::Occupied(mut entry) => {
+                    let files = entry.get_mut();
+                    if files.last().is_none_or(|(f, _)| *f != file) {
+                        files.push((file, source.clone()));
+                    }
+                }
             }
             if id.id_type == crate::elem_id::IdType::Type {
-                index.types_by_adapter.entry(id.adapter.clone()).or_default().push(id.clone());
+                match index.types_by_adapter.get_mut(id.adapter.as_str()) {
+                    Some(types) => types.push(id.clone()),
+                    None => {
+                        index.types_by_adapter.insert(id.adapter.clone(), vec![id.clone()]);
+                    }
+                }
             }
         }
     }
