@@ -34,23 +34,23 @@ pub(super) enum Work {
     Tables,
 }
 
-/// The work due at `now` on a root whose check and tables are as given. Tables wait for a
-/// check that is due or running: a check builds them after itself.
+/// The work due at `now` on a root whose check and tables are as given. A due check comes
+/// first: it builds the tables after itself. Tables a write cancelled do not wait for a check
+/// that is running: after an edit that changed what every file's check depends on, that check
+/// takes seconds in a large workspace, and a search would build them itself meanwhile.
 pub(super) fn due(pass: Pass, tables: Tables, now: Instant) -> Option<Work> {
     match (pass, tables) {
         (Pass::Due(at), _) if at <= now => Some(Work::Pass),
-        (Pass::Idle, Tables::Due(at)) if at <= now => Some(Work::Tables),
+        (_, Tables::Due(at)) if at <= now => Some(Work::Tables),
         _ => None,
     }
 }
 
-/// When work is next due on a root, if it waits for a time; a running check ends with a
-/// message instead.
+/// When work is next due on a root, if it waits for a time.
 pub(super) fn deadline(pass: Pass, tables: Tables) -> Option<Instant> {
-    match (pass, tables) {
-        (Pass::Due(at), _) | (Pass::Idle, Tables::Due(at)) => Some(at),
-        _ => None,
-    }
+    let pass = if let Pass::Due(at) = pass { Some(at) } else { None };
+    let tables = if let Tables::Due(at) = tables { Some(at) } else { None };
+    pass.into_iter().chain(tables).min()
 }
 
 /// Moves the work due before `at` to `at`: while the user types, work started between two
@@ -70,20 +70,18 @@ mod tests {
     use std::time::Duration;
 
     #[test]
-    fn cancelled_tables_are_built_again_on_their_own_once_no_check_is_due_or_running() {
+    fn cancelled_tables_are_built_again_on_their_own_once_due_even_while_a_check_runs() {
         let now = Instant::now();
         let later = now + Duration::from_millis(200);
         assert_eq!(due(Pass::Idle, Tables::Due(now), now), Some(Work::Tables));
+        assert_eq!(due(Pass::Running, Tables::Due(now), now), Some(Work::Tables));
         assert_eq!(due(Pass::Idle, Tables::Due(later), now), None);
         assert_eq!(deadline(Pass::Idle, Tables::Due(later)), Some(later));
-        // A running check ends with a message; the tables wait for it, without a deadline
-        // (one in the past would wake the writer in a loop).
-        assert_eq!(due(Pass::Running, Tables::Due(now), now), None);
-        assert_eq!(deadline(Pass::Running, Tables::Due(now)), None);
+        assert_eq!(deadline(Pass::Running, Tables::Due(later)), Some(later));
         // A due check comes first, and builds them after itself.
         assert_eq!(due(Pass::Due(now), Tables::Due(now), now), Some(Work::Pass));
-        assert_eq!(due(Pass::Due(later), Tables::Due(now), now), None);
-        assert_eq!(deadline(Pass::Due(later), Tables::Due(now)), Some(later));
+        assert_eq!(deadline(Pass::Due(later), Tables::Due(now)), Some(now));
+        assert_eq!(deadline(Pass::Due(now), Tables::Due(later)), Some(now));
     }
 
     #[test]
