@@ -84,7 +84,7 @@ pub fn format(texts: &[String]) -> Rate {
 /// `bytes seconds peak_bytes errors warnings` for the parent to read.
 pub fn check_here(dir: &Path) {
     let start = Instant::now();
-    let mut loaded = nacl_analysis::workspace::load_with_state(&nacl_analysis::layout::find_root(dir), None, true);
+    let loaded = nacl_analysis::workspace::load_with_state(&nacl_analysis::layout::find_root(dir), None, true);
     let reports = loaded.check(None);
     // As `nacl-ls check`, the check writes the cache when it has one that is not up to date.
     if let Err(error) = loaded.save_cache().and_then(|()| loaded.save_reports(&reports)) {
