@@ -88,7 +88,7 @@ impl Writer {
     }
 
     /// Starts the whole-workspace checks that are due, and the building of search tables that
-    /// a write cancelled, where no check is due or running.
+    /// a write cancelled, once due ([`schedule::due`]).
     pub(super) fn start_due_passes(&mut self) {
         let now = Instant::now();
         for index in 0..self.roots.len() {
