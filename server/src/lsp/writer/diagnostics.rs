@@ -1,7 +1,7 @@
 //! Diagnostics: of open documents after each burst of edits, and of whole workspaces after
 //! indexing, saves and changes on disk.
 
-use super::schedule::{self, Pass, Tables, Work};
+use super::schedule::{self, Pass, Tables};
 use super::{Buffer, Message, OpenDocument, PASS_DELAY, Root, Writer, panic_message};
 
 use crate::line_index::{Encoding, LineIndex};
@@ -96,25 +96,27 @@ impl Writer {
             if !root.indexed {
                 continue;
             }
-            match schedule::due(root.pass, root.tables, now) {
-                Some(Work::Pass) => self.start_pass(index),
-                Some(Work::Tables) => {
-                    root.tables = Tables::Built;
-                    let (workspace, path, messages) =
-                        (root.workspace.clone(), root.path.clone(), self.messages.clone());
-                    rayon::spawn(move || build_tables(&workspace, &path, &messages));
-                }
-                None => {}
+            let due = schedule::due(root.pass, root.tables, now);
+            if due.tables {
+                root.tables = Tables::Built;
+                let (workspace, path, messages) = (root.workspace.clone(), root.path.clone(), self.messages.clone());
+                rayon::spawn(move || build_tables(&workspace, &path, &messages));
+            }
+            if due.pass {
+                self.start_pass(index);
             }
         }
     }
 
     /// Starts the whole-workspace check of the root at `index`, and after it the building of
-    /// its search tables if they are not built.
+    /// its search tables if they were never built.
     fn start_pass(&mut self, index: usize) {
         let root = &mut self.roots[index];
         root.pass = Pass::Running;
-        let build = std::mem::replace(&mut root.tables, Tables::Built) != Tables::Built;
+        let build = root.tables == Tables::Unbuilt;
+        if build {
+            root.tables = Tables::Built;
+        }
         self.generation += 1;
         let open = open_under(&self.buffers, &root.path);
         let job = DiagnosticsJob {
@@ -163,8 +165,12 @@ impl Writer {
                 }
             };
             let _ = messages.send(Message::PassDone { root: path.clone(), cancelled, notes });
-            if build && !cancelled {
-                build_tables(&job.workspace, &path, &messages);
+            match (build, cancelled) {
+                (true, false) => build_tables(&job.workspace, &path, &messages),
+                (true, true) => {
+                    let _ = messages.send(Message::TablesCancelled(path));
+                }
+                (false, _) => {}
             }
             drop(job);
         });

@@ -458,7 +458,6 @@ impl Writer {
                 tell_once(&mut root.told, &self.outgoing, notes);
                 if cancelled {
                     root.pass = Pass::Due(Instant::now() + PASS_DELAY);
-                    root.tables = Tables::Unbuilt;
                 } else {
                     if root.pass == Pass::Running {
                         root.pass = Pass::Idle;

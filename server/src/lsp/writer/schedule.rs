@@ -15,35 +15,31 @@ pub(super) enum Pass {
 /// hold back its diagnostics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Tables {
-    /// Not built: the next full check builds them once it is done.
+    /// Never built: the next full check builds them once it is done.
     Unbuilt,
     /// A write cancelled their building: it starts again at this instant (pushed back while
-    /// the user types), or after a full check that starts first. The parts built before the
-    /// write are kept.
+    /// the user types). The parts built before the write are kept.
     Due(Instant),
     /// Built, or being built. Later edits rebuild the parts they change, when searched.
     Built,
 }
 
-/// Background work to start on a root.
+/// The background work to start on a root.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Work {
-    /// The whole-workspace check, then the tables if they are not built.
-    Pass,
-    /// The tables alone.
-    Tables,
+pub(super) struct Work {
+    /// The whole-workspace check; it builds the tables after itself if they were never built
+    /// (the first check after indexing: they must not hold back its diagnostics).
+    pub(super) pass: bool,
+    /// The tables on their own: a write cancelled their building. They do not wait for a check,
+    /// even one that starts now: after an edit that changed what every file's check depends on,
+    /// that check takes seconds in a large workspace, and a search would build them itself
+    /// meanwhile.
+    pub(super) tables: bool,
 }
 
-/// The work due at `now` on a root whose check and tables are as given. A due check comes
-/// first: it builds the tables after itself. Tables a write cancelled do not wait for a check
-/// that is running: after an edit that changed what every file's check depends on, that check
-/// takes seconds in a large workspace, and a search would build them itself meanwhile.
-pub(super) fn due(pass: Pass, tables: Tables, now: Instant) -> Option<Work> {
-    match (pass, tables) {
-        (Pass::Due(at), _) if at <= now => Some(Work::Pass),
-        (_, Tables::Due(at)) if at <= now => Some(Work::Tables),
-        _ => None,
-    }
+/// The work due at `now` on a root whose check and tables are as given.
+pub(super) fn due(pass: Pass, tables: Tables, now: Instant) -> Work {
+    Work { pass: matches!(pass, Pass::Due(at) if at <= now), tables: matches!(tables, Tables::Due(at) if at <= now) }
 }
 
 /// When work is next due on a root, if it waits for a time.
@@ -70,27 +66,29 @@ mod tests {
     use std::time::Duration;
 
     #[test]
-    fn cancelled_tables_are_built_again_on_their_own_once_due_even_while_a_check_runs() {
+    fn cancelled_tables_are_built_on_their_own_once_due_whatever_the_check_does() {
         let now = Instant::now();
         let later = now + Duration::from_millis(200);
-        assert_eq!(due(Pass::Idle, Tables::Due(now), now), Some(Work::Tables));
-        assert_eq!(due(Pass::Running, Tables::Due(now), now), Some(Work::Tables));
-        assert_eq!(due(Pass::Idle, Tables::Due(later), now), None);
+        let tables_alone = Work { pass: false, tables: true };
+        assert_eq!(due(Pass::Idle, Tables::Due(now), now), tables_alone);
+        assert_eq!(due(Pass::Running, Tables::Due(now), now), tables_alone);
+        assert_eq!(due(Pass::Due(later), Tables::Due(now), now), tables_alone);
+        assert_eq!(due(Pass::Due(now), Tables::Due(now), now), Work { pass: true, tables: true });
+        assert_eq!(due(Pass::Due(now), Tables::Due(later), now), Work { pass: true, tables: false });
+        assert_eq!(due(Pass::Idle, Tables::Due(later), now), Work { pass: false, tables: false });
         assert_eq!(deadline(Pass::Idle, Tables::Due(later)), Some(later));
         assert_eq!(deadline(Pass::Running, Tables::Due(later)), Some(later));
-        // A due check comes first, and builds them after itself.
-        assert_eq!(due(Pass::Due(now), Tables::Due(now), now), Some(Work::Pass));
         assert_eq!(deadline(Pass::Due(later), Tables::Due(now)), Some(now));
         assert_eq!(deadline(Pass::Due(now), Tables::Due(later)), Some(now));
     }
 
     #[test]
-    fn tables_not_built_or_built_wait_for_nothing_of_their_own() {
+    fn tables_never_built_or_built_are_never_due_on_their_own() {
         let now = Instant::now();
         for tables in [Tables::Unbuilt, Tables::Built] {
-            assert_eq!(due(Pass::Idle, tables, now), None);
+            assert_eq!(due(Pass::Idle, tables, now), Work { pass: false, tables: false });
             assert_eq!(deadline(Pass::Idle, tables), None);
-            assert_eq!(due(Pass::Due(now), tables, now), Some(Work::Pass));
+            assert_eq!(due(Pass::Due(now), tables, now), Work { pass: true, tables: false });
         }
     }
 
