@@ -19,6 +19,10 @@ use std::{
     },
 };
 
+/// A point in a workspace's history: every write moves it on ([`LoadedWorkspace::revision`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Revision(salsa::Revision);
+
 /// A workspace loaded into a database.
 ///
 /// Cloning it takes a snapshot: a second handle on the same database, for reading on another
@@ -596,6 +600,12 @@ impl LoadedWorkspace {
         }
     }
 
+    /// The database's revision, so that what was built from the workspace can be known to be
+    /// current or not. (It is read through salsa's plumbing, whose minor version is pinned.)
+    pub fn revision(&self) -> Revision {
+        Revision(salsa::plumbing::current_revision(&self.db))
+    }
+
     /// Writes every NaCl file's own results to the persistent cache ([`crate::cache`]), when
     /// it did not hold exactly these already (the results not computed yet are computed first,
     /// on all cores). Once written, the cache is up to date.
@@ -940,6 +950,18 @@ impl LoadedWorkspace {
 mod tests {
     use super::*;
     use std::sync::atomic::AtomicUsize;
+
+    #[test]
+    fn the_revision_moves_on_with_writes_and_not_with_reads() {
+        let mut loaded = LoadedWorkspace::empty(Path::new("/nowhere"));
+        let path = Path::new("/nowhere/a.nacl");
+        loaded.set_file_text(path, Text::from("type salesforce.Account {\n}\n"));
+        let before = loaded.revision();
+        assert_eq!(loaded.workspace_symbols("acc", 10).len(), 1);
+        assert_eq!(loaded.clone().revision(), before, "a read, and a snapshot, leave it");
+        loaded.set_file_text(path, Text::from("type salesforce.Contact {\n}\n"));
+        assert_ne!(loaded.revision(), before, "a write moves it on");
+    }
 
     #[test]
     fn reports_are_served_only_for_their_fingerprint_and_with_places_inside_their_files() {
