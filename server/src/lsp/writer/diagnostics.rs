@@ -18,7 +18,7 @@ use nacl_analysis::{
 use std::{
     collections::HashMap,
     path::{Path, PathBuf},
-    sync::{Arc, mpsc},
+    sync::Arc,
     time::Instant,
 };
 use tower_lsp_server::ls_types::{Diagnostic, Uri};
@@ -87,8 +87,19 @@ impl Writer {
         }
     }
 
-    /// Starts the whole-workspace checks that are due, and the building of search tables that
-    /// a write cancelled, once due ([`schedule::due`]).
+    /// Marks the search tables of every root written since they started building as due
+    /// [`PASS_DELAY`] from now (edits push that back while the user types).
+    pub(super) fn outdate_tables(&mut self) {
+        let at = Instant::now() + PASS_DELAY;
+        for root in &mut self.roots {
+            if root.tables == Tables::Built && root.tables_at != Some(root.workspace.revision()) {
+                root.tables = Tables::Due(at);
+            }
+        }
+    }
+
+    /// Starts the whole-workspace checks that are due, and the building of search tables after
+    /// writes, once due ([`schedule::due`]).
     pub(super) fn start_due_passes(&mut self) {
         let now = Instant::now();
         for index in 0..self.roots.len() {
@@ -98,9 +109,9 @@ impl Writer {
             }
             let due = schedule::due(root.pass, root.tables, now);
             if due.tables {
-                root.tables = Tables::Built;
-                let (workspace, path, messages) = (root.workspace.clone(), root.path.clone(), self.messages.clone());
-                rayon::spawn(move || build_tables(&workspace, &path, &messages));
+                (root.tables, root.tables_at) = (Tables::Built, Some(root.workspace.revision()));
+                let (workspace, path) = (root.workspace.clone(), root.path.clone());
+                self.tables.spawn(move || build_tables(&workspace, &path));
             }
             if due.pass {
                 self.start_pass(index);
@@ -115,7 +126,7 @@ impl Writer {
         root.pass = Pass::Running;
         let build = root.tables == Tables::Unbuilt;
         if build {
-            root.tables = Tables::Built;
+            (root.tables, root.tables_at) = (Tables::Built, Some(root.workspace.revision()));
         }
         self.generation += 1;
         let open = open_under(&self.buffers, &root.path);
@@ -165,12 +176,9 @@ impl Writer {
                 }
             };
             let _ = messages.send(Message::PassDone { root: path.clone(), cancelled, notes });
-            match (build, cancelled) {
-                (true, false) => build_tables(&job.workspace, &path, &messages),
-                (true, true) => {
-                    let _ = messages.send(Message::TablesCancelled(path));
-                }
-                (false, _) => {}
+            // Cancelled, the tables are built once due, like after any write.
+            if build && !cancelled {
+                build_tables(&job.workspace, &path);
             }
             drop(job);
         });
@@ -339,9 +347,10 @@ pub fn shown_diagnostics<'a>(
 
 /// Builds the tables workspace symbols and find references search in `workspace` (a snapshot
 /// of the root at `path`), after every file's results (a check served from the cache computed
-/// none) and the cache's writing, if due. A write cancels it: that is sent to the writer, which
-/// starts it again once the writes stop.
-fn build_tables(workspace: &LoadedWorkspace, path: &Path, messages: &mpsc::Sender<Message>) {
+/// none) and the cache's writing, if due. What is built already is only checked to be current.
+/// A write cancels it; the writer starts it again once the writes stop
+/// ([`Writer::outdate_tables`]).
+fn build_tables(workspace: &LoadedWorkspace, path: &Path) {
     let warm = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         workspace.compute_file_results();
         if let Err(error) = workspace.save_cache() {
@@ -351,9 +360,7 @@ fn build_tables(workspace: &LoadedWorkspace, path: &Path, messages: &mpsc::Sende
     }));
     match warm {
         Ok(()) => {}
-        Err(payload) if workspace::is_cancellation(&*payload) => {
-            let _ = messages.send(Message::TablesCancelled(path.to_owned()));
-        }
+        Err(payload) if workspace::is_cancellation(&*payload) => {}
         Err(payload) => tracing::error!("internal error indexing {}: {}", path.display(), panic_message(&*payload)),
     }
 }

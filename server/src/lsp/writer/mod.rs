@@ -38,7 +38,7 @@ mod snapshot;
 
 pub use diagnostics::shown_diagnostics;
 use roots::Root;
-use schedule::{Pass, Tables};
+use schedule::Pass;
 use snapshot::open_document;
 pub use snapshot::{OpenDocument, Snapshot, WorkspacesSnapshot};
 
@@ -162,9 +162,6 @@ pub enum Message {
         /// What to tell the user once about the workspace (instances left untyped).
         notes: Vec<String>,
     },
-    /// A write cancelled the building of a workspace's search tables: it starts again once
-    /// the writes stop.
-    TablesCancelled(PathBuf),
 }
 
 impl Message {
@@ -189,7 +186,6 @@ impl Message {
             Message::DiagnosticsCancelled(_) => "diagnostics cancelled",
             Message::PassDone { cancelled: true, .. } => "check cancelled",
             Message::PassDone { .. } => "check done",
-            Message::TablesCancelled(_) => "search tables cancelled",
         }
     }
 }
@@ -211,6 +207,11 @@ pub fn spawn(outgoing: Outbox, log_level: Option<LogLevel>) -> std::io::Result<m
         .thread_name(|i| format!("nacl-ls request {i}"))
         .build()
         .map_err(std::io::Error::other)?;
+    let tables = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .thread_name(|_| "nacl-ls tables".to_owned())
+        .build()
+        .map_err(std::io::Error::other)?;
     let writer = Writer {
         messages: sender.clone(),
         outgoing,
@@ -230,6 +231,7 @@ pub fn spawn(outgoing: Outbox, log_level: Option<LogLevel>) -> std::io::Result<m
         generation: 0,
         uris: Uris::default(),
         requests,
+        tables,
     };
     std::thread::Builder::new().name("nacl-ls writer".to_owned()).spawn(move || writer.run(receiver))?;
     Ok(sender)
@@ -268,6 +270,10 @@ struct Writer {
     /// The URIs the client knows for paths (shared with every read).
     uris: Uris,
     requests: rayon::ThreadPool,
+    /// Where search tables are built after writes: one thread of its own, since work queued on
+    /// the shared pool waits behind a whole-workspace check, which keeps it busy for seconds in
+    /// a large workspace.
+    tables: rayon::ThreadPool,
 }
 
 impl Writer {
@@ -303,6 +309,7 @@ impl Writer {
             }
             self.flush();
             self.spawn_diagnostics();
+            self.outdate_tables();
             if edited {
                 self.postpone_due_passes();
             }
@@ -445,11 +452,6 @@ impl Writer {
             Message::OwnDiagnostics { root, reports } => self.own_diagnostics(root, reports),
             Message::Indexed { root, workspace } => self.indexed(root, workspace),
             Message::StateLoaded { root, generation, state } => self.state_loaded(root, generation, state),
-            Message::TablesCancelled(root) => {
-                if let Some(root) = self.roots.iter_mut().find(|r| r.path == root) {
-                    root.tables = Tables::Due(Instant::now() + PASS_DELAY);
-                }
-            }
             Message::DiagnosticsCancelled(uris) => {
                 self.stale.extend(uris.into_iter().filter(|uri| self.buffers.contains_key(uri)));
             }

@@ -11,7 +11,7 @@ use nacl_analysis::{
     language::Language,
     layout::{self, Layout},
     state::{STATES_DIR, WorkspaceState},
-    workspace::{self, LoadedWorkspace},
+    workspace::{self, LoadedWorkspace, Revision},
 };
 use std::{
     collections::{BTreeSet, HashSet},
@@ -33,6 +33,8 @@ pub(super) struct Root {
     pub(super) progress: Option<String>,
     /// Where the tables workspace symbols and find references search stand.
     pub(super) tables: Tables,
+    /// The workspace's revision when the tables last started building.
+    pub(super) tables_at: Option<Revision>,
     pub(super) pass: Pass,
     /// Reads that need the whole workspace, waiting for indexing to end.
     pub(super) waiting: Vec<(Uri, Job)>,
@@ -70,6 +72,7 @@ impl Writer {
             scratch: false,
             progress: token.clone(),
             tables: Tables::Unbuilt,
+            tables_at: None,
             pass: Pass::Idle,
             waiting: Vec::new(),
             state_reads: 0,
@@ -286,6 +289,7 @@ impl Writer {
             scratch: true,
             progress: None,
             tables: Tables::Unbuilt,
+            tables_at: None,
             pass: Pass::Idle,
             waiting: Vec::new(),
             state_reads: 0,

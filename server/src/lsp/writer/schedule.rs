@@ -17,10 +17,11 @@ pub(super) enum Pass {
 pub(super) enum Tables {
     /// Never built: the next full check builds them once it is done.
     Unbuilt,
-    /// A write cancelled their building: it starts again at this instant (pushed back while
-    /// the user types). The parts built before the write are kept.
+    /// Writes came after they were built (or cancelled their building): they are brought up
+    /// to date at this instant, pushed back while the user types. Only what the writes changed
+    /// is built again; after an edit in an open buffer, that is its part.
     Due(Instant),
-    /// Built, or being built. Later edits rebuild the parts they change, when searched.
+    /// Built, or being built, as of the workspace's revision when that started.
     Built,
 }
 
@@ -30,7 +31,7 @@ pub(super) struct Work {
     /// The whole-workspace check; it builds the tables after itself if they were never built
     /// (the first check after indexing: they must not hold back its diagnostics).
     pub(super) pass: bool,
-    /// The tables on their own: a write cancelled their building. They do not wait for a check,
+    /// The tables on their own, after writes. They do not wait for a check,
     /// even one that starts now: after an edit that changed what every file's check depends on,
     /// that check takes seconds in a large workspace, and a search would build them itself
     /// meanwhile.
