@@ -867,3 +867,43 @@ fn a_second_check_reads_the_cache_and_reports_the_same_even_from_a_damaged_one()
     assert_ne!(changed, fresh);
     assert_eq!(changed, check_with_cache(&workspace, &scratch.0.join("other")));
 }
+
+#[test]
+fn a_check_of_an_unchanged_workspace_reads_no_file_and_reads_one_changed_whatever_its_times() {
+    let scratch = Scratch::new("unread");
+    let (workspace, cache) = (scratch.0.join("ws"), scratch.0.join("cache"));
+    std::fs::create_dir_all(&workspace).expect("create");
+    let types = "type salto.t {\n  string name {\n  }\n}\n";
+    std::fs::write(workspace.join("types.nacl"), types).expect("write");
+    let a = workspace.join("a.nacl");
+    std::fs::write(&a, "salto.t a {\n  name = \"A\"\n}\n").expect("write");
+    std::fs::write(workspace.join("b.nacl"), "salto.t b {\n}\n").expect("write");
+    // The files need not settle for their metadata to be trusted (see `nacl_analysis::files::Stamp`).
+    let check = |cache: &std::path::Path, format: &str| {
+        let output = Command::new(env!("CARGO_BIN_EXE_nacl-ls"))
+            .args(["check", "--format", format])
+            .arg(&workspace)
+            .env("NACL_LS_CACHE_DIR", cache)
+            .env("NACL_LS_TEST_HOOKS", "1")
+            .env(nacl_analysis::files::TEST_SETTLED_AFTER_ENV, "0")
+            .output()
+            .expect("the nacl-ls binary runs");
+        String::from_utf8(output.stdout).expect("stdout is UTF-8")
+    };
+    let nowhere = std::path::Path::new("");
+    let first = check(&cache, "human");
+    assert!(first.starts_with("no problems: 3 files checked") && !first.contains("cache"), "{first}");
+    let second = check(&cache, "human");
+    assert!(second.contains(", 3 read from the cache, 3 unchanged files not read)"), "{second}");
+    assert_eq!(check(&cache, "json"), check(nowhere, "json"));
+
+    // The same length, the modification time put back: the metadata's change time tells.
+    let modified = std::fs::metadata(&a).and_then(|m| m.modified()).expect("a time");
+    std::fs::write(&a, "salto.t a {\n  name = 123\n}\n").expect("write");
+    std::fs::File::options().write(true).open(&a).and_then(|f| f.set_modified(modified)).expect("set the time");
+    // (A change anywhere needs every file's results, so the others are read too, for their
+    // results in the cache.)
+    let changed = check(&cache, "human");
+    assert!(changed.contains("1 warning") && changed.contains(", 2 read from the cache)"), "{changed}");
+    assert_eq!(check(&cache, "json"), check(nowhere, "json"));
+}

@@ -210,8 +210,18 @@ fn indexing_reports_progress_and_closed_files_follow_the_disk() {
 /// Starts the server on `dir` with `cache` as its cache folder; the client and the diagnostics of
 /// closed files published until indexing ended, by URI.
 fn start_on_with_cache(dir: &std::path::Path, cache: &std::path::Path) -> (Client, Vec<(String, Vec<String>)>) {
-    let mut client =
-        Client::start_with_env(env!("CARGO_BIN_EXE_nacl-ls"), &[("NACL_LS_CACHE_DIR", cache.to_str().expect("UTF-8"))]);
+    start_on_with_cache_and(dir, cache, &[])
+}
+
+/// [`start_on_with_cache`], with more variables set in the server's environment.
+fn start_on_with_cache_and(
+    dir: &std::path::Path,
+    cache: &std::path::Path,
+    env: &[(&str, &str)],
+) -> (Client, Vec<(String, Vec<String>)>) {
+    let mut vars = vec![("NACL_LS_CACHE_DIR", cache.to_str().expect("UTF-8"))];
+    vars.extend_from_slice(env);
+    let mut client = Client::start_with_env(env!("CARGO_BIN_EXE_nacl-ls"), &vars);
     client.request(
         "initialize",
         json!({ "processId": null, "workspaceFolders": [{ "uri": uri(dir), "name": "ws" }], "capabilities": full_client_capabilities() }),
@@ -257,6 +267,58 @@ fn a_restart_reports_from_the_cache_and_edits_are_checked_as_before() {
         json!({ "textDocument": { "uri": a, "version": 2 }, "contentChanges": [{ "text": "salto.t a {\n  name = \"x\"\n  other = salto.t.instance.a\n}\n" }] }),
     );
     assert_eq!(client.diagnostics(&a, 2), Vec::<Value>::new());
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_restart_that_reads_no_file_reads_each_when_it_is_needed() {
+    let dir = scratch("restart-unread");
+    let (ws, cache) = (dir.join("ws"), dir.join("cache"));
+    std::fs::create_dir_all(&ws).expect("create");
+    let types = ws.join("types.nacl");
+    std::fs::write(&types, "type salto.t {\n  string name {\n  }\n}\n").expect("write");
+    let (a, b) = (ws.join("a.nacl"), ws.join("b.nacl"));
+    std::fs::write(&a, "salto.t a {\n  name = \"a\"\n  other = salto.t.instance.gone\n}\n").expect("write");
+    std::fs::write(&b, "salto.t b {\n}\n").expect("write");
+    // The files need not settle for their metadata to be trusted (see `nacl_analysis::files::Stamp`).
+    let env = [("NACL_LS_TEST_HOOKS", "1"), (nacl_analysis::files::TEST_SETTLED_AFTER_ENV, "0")];
+    let (client, _) = start_on_with_cache_and(&ws, &cache, &env);
+    client.shutdown();
+
+    // The closed file's diagnostics, from the reports, at their lines in its text (read for them).
+    let (mut client, _) = start_on_with_cache_and(&ws, &cache, &env);
+    let report = client.request("workspace/diagnostic", json!({ "previousResultIds": [] }));
+    let items = report["items"].as_array().expect("items");
+    let lines: Vec<String> = items
+        .iter()
+        .flat_map(|item| item["items"].as_array().cloned().unwrap_or_default())
+        .map(|d| format!("{} {}", d["code"].as_str().unwrap_or_default(), d["range"]["start"]["line"]))
+        .collect();
+    assert_eq!(lines, ["W0501 2"], "{report}");
+
+    // From an open file to a type in a file not read yet.
+    let text = std::fs::read_to_string(&a).expect("read");
+    client.open(&uri(&a), 1, &text);
+    let definition = client.request(
+        "textDocument/definition",
+        json!({ "textDocument": { "uri": uri(&a) }, "position": { "line": 0, "character": 6 } }),
+    );
+    let target = &definition.as_array().expect("locations")[0];
+    assert_eq!(
+        (target["uri"].as_str(), target["range"]["start"]["line"].as_u64()),
+        (Some(uri(&types).as_str()), Some(0))
+    );
+
+    // A file not read yet changes on disk: it is read, and what refers to it checked again.
+    std::fs::write(&b, "salto.t gone {\n}\n").expect("write");
+    client.notify("workspace/didChangeWatchedFiles", json!({ "changes": [{ "uri": uri(&b), "type": 2 }] }));
+    let cleared = client.wait_for(|m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri(&a)
+            && m["params"]["diagnostics"].as_array().is_some_and(|d| d.is_empty())
+    });
+    assert_eq!(cleared["params"]["diagnostics"], json!([]));
     client.shutdown();
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -22,7 +22,7 @@ fn edit_latency(dir: &Path) {
     // A file with an instance whose first line holds a string value.
     let files: Vec<SourceFile> = workspace.files(&db).clone();
     let Some((file, at)) = files.iter().find_map(|&f| {
-        let text = f.text(&db);
+        let text = f.text(&db).get();
         text.find(" = \"").map(|at| (f, at + 4))
     }) else {
         println!("no string value to edit");
@@ -30,9 +30,9 @@ fn edit_latency(dir: &Path) {
     };
     let mut times: Vec<Duration> = Vec::new();
     for i in 0..20 {
-        let mut text = file.text(&db).to_string();
+        let mut text = file.text(&db).get().to_string();
         text.insert_str(at, &format!("e{i}"));
-        file.set_text(&mut db).to(Text::from(text));
+        file.set_text(&mut db).to(Text::from(text).into());
         let start = Instant::now();
         let count = file_diagnostics(&db, workspace, file).len();
         times.push(start.elapsed());
@@ -44,7 +44,7 @@ fn edit_latency(dir: &Path) {
         file.path(&db).display(),
         times[times.len() / 2].as_secs_f64() * 1e3,
         times[times.len() - 1].as_secs_f64() * 1e3,
-        file.text(&db).len()
+        file.text(&db).get().len()
     );
 }
 

@@ -7,6 +7,7 @@
 
 use crate::{
     elem_id::ElemId,
+    file_text::FileText,
     fragments::{self, Fragment, Text},
     hashing::NameMap,
     layout::{Layout, Source},
@@ -25,9 +26,10 @@ pub struct SourceFile {
     /// Its language, decided when it entered the database.
     #[returns(copy)]
     pub language: crate::language::Language,
-    /// The file's text (the editor's, when it is open).
+    /// The file's text (the editor's, when it is open; read when first needed, for a file the
+    /// persistent cache found unchanged on disk).
     #[returns(ref)]
-    pub text: Text,
+    pub text: FileText,
     /// Where the persistent cache keeps this file's own results for exactly this text
     /// ([`crate::cache`]); `None` when the cache did not have them or the text changed since.
     #[default]
@@ -38,6 +40,11 @@ pub struct SourceFile {
     #[default]
     #[returns(copy)]
     pub read_hash: Option<u64>,
+    /// The file's metadata before it was read, when they can vouch for its text on the next
+    /// load ([`crate::files::Stamp`]); `None` once the text is set again.
+    #[default]
+    #[returns(copy)]
+    pub stamp: Option<crate::files::Stamp>,
 }
 
 /// A workspace: its layout and its files.
@@ -160,13 +167,15 @@ impl FileFragments {
 /// check would otherwise hold every tree at once.
 #[salsa::tracked(returns(ref))]
 pub fn file_fragments(db: &dyn Db, file: SourceFile) -> FileFragments {
+    let text = file.text(db);
     if let Some(entry) = file.cached(db)
+        && text.is_as_loaded()
         && let Some(cache) = db.file_cache()
-        && let Some(results) = cache.decode(entry, file.text(db))
+        && let Some(results) = cache.decode(entry, text.get())
     {
         return results;
     }
-    FileFragments::of_text(file.text(db))
+    FileFragments::of_text(text.get())
 }
 
 /// The syntax tree of a file, for editor requests on it (hover, completion, semantic tokens).
@@ -174,7 +183,7 @@ pub fn file_fragments(db: &dyn Db, file: SourceFile) -> FileFragments {
 /// workspace-wide check never holds every tree.
 #[salsa::tracked(returns(ref), no_eq, lru = 32)]
 pub fn parse(db: &dyn Db, file: SourceFile) -> nacl_syntax::nacl::Parse {
-    nacl_syntax::nacl::parse(file.text(db))
+    nacl_syntax::nacl::parse(file.text(db).get())
 }
 
 /// The IDs of the elements a file defines, in order: the firewall between edits inside values

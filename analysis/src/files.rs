@@ -404,6 +404,78 @@ fn read_text(path: &Path) -> Option<Text> {
     (file.read(&mut [0; 1]).ok()? == 0).then(|| Text::from(text))
 }
 
+/// What a file's metadata say of its contents: its length, when its contents and its metadata
+/// last changed, and its inode. A write changes the modification time, setting that time back
+/// changes the metadata's, and a file renamed into place has another inode; so a stamp taken
+/// before a file was read, and equal later, means the same contents (as git's index and
+/// rsync's quick check assume), provided the file had not changed just before (see
+/// [`Stamp::settled`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Stamp {
+    /// The length in bytes.
+    pub len: u64,
+    /// When the contents last changed: seconds and nanoseconds since the epoch.
+    modified: (i64, i64),
+    /// When the metadata last changed.
+    changed: (i64, i64),
+    /// The inode number.
+    inode: u64,
+}
+
+/// How long ago, in seconds, a file must have last changed for its stamp to be trusted: a
+/// change in the same tick of the file system's clock as the one before it leaves the times as
+/// they were (some file systems keep times to two seconds).
+pub const SETTLED_AFTER: i64 = 3;
+
+/// The variable that, with `NACL_LS_TEST_HOOKS=1`, sets [`SETTLED_AFTER`] (lower only), so that
+/// tests need not wait for the files they write to settle.
+pub const TEST_SETTLED_AFTER_ENV: &str = "NACL_LS_TEST_SETTLED_AFTER";
+
+/// [`SETTLED_AFTER`], or the shorter time a test sets (see [`TEST_SETTLED_AFTER_ENV`]).
+fn settled_after() -> i64 {
+    let testing = std::env::var("NACL_LS_TEST_HOOKS").is_ok_and(|v| v == "1");
+    let lowered = std::env::var(TEST_SETTLED_AFTER_ENV).ok().and_then(|v| v.parse().ok());
+    if testing { lowered.unwrap_or(SETTLED_AFTER).clamp(0, SETTLED_AFTER) } else { SETTLED_AFTER }
+}
+
+impl Stamp {
+    /// The stamp of the regular file at `path` (links followed; nothing is opened), or `None`
+    /// for anything else, and on systems without inode numbers.
+    pub fn of(path: &Path) -> Option<Stamp> {
+        let meta = std::fs::metadata(path).ok().filter(std::fs::Metadata::is_file)?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            Some(Stamp {
+                len: meta.len(),
+                modified: (meta.mtime(), meta.mtime_nsec()),
+                changed: (meta.ctime(), meta.ctime_nsec()),
+                inode: meta.ino(),
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = meta;
+            None
+        }
+    }
+
+    /// The stamp itself if the file last changed (contents or metadata) at least
+    /// [`SETTLED_AFTER`] seconds before `now` (seconds since the epoch), when the stamp was
+    /// taken: any later change gives it another stamp. `None` otherwise: such a file is read
+    /// on every load until it settles.
+    pub fn settled(self, now: i64) -> Option<Stamp> {
+        (self.modified.0.max(self.changed.0) <= now.saturating_sub(settled_after())).then_some(self)
+    }
+}
+
+/// Now, in seconds since the epoch (for [`Stamp::settled`]).
+pub fn now_seconds() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+}
+
 /// A file's bytes as nacl-ls reads them: UTF-8, a leading byte order mark read as part of the
 /// text (the lexer takes it for white space); invalid UTF-8 is an error at the first bad byte.
 pub fn decode(bytes: Vec<u8>) -> LoadedFile {

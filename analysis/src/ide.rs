@@ -249,7 +249,7 @@ pub fn arm_template(workspace: &LoadedWorkspace, path: &Path) -> Result<String, 
         Language::Nacl | Language::Hcl => Err("only ARMLang files (`*.arm`) compile to ARM templates".to_owned()),
         Language::Arm => {
             let file = workspace.file(path).ok_or_else(|| format!("{} is not in the workspace", path.display()))?;
-            arm::build_template(file.text(&workspace.db), path).map_err(|diagnostics| {
+            arm::build_template(file.text(&workspace.db).get(), path).map_err(|diagnostics| {
                 let errors = diagnostics.iter().filter(|d| d.severity() == nacl_syntax::Severity::Error).count();
                 format!(
                     "the file has {errors} error(s); the first: {}",
@@ -368,7 +368,7 @@ pub fn completions(workspace: &LoadedWorkspace, path: &Path, offset: TextSize) -
                 .flat_map(|&f| arm::resource_types(db, f).iter().cloned())
                 .collect();
             let root = arm::parse(db, file).syntax();
-            arm::ide::completions(&root, arm::semantic_model(db, file), file.text(db), offset, &types)
+            arm::ide::completions(&root, arm::semantic_model(db, file), file.text(db).get(), offset, &types)
         }
     }
 }

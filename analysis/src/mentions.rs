@@ -135,7 +135,7 @@ pub fn part_words(db: &dyn Db, workspace: Workspace, part: usize) -> Vec<(Source
     part_files(db, workspace, part)
         .iter()
         .filter(|file| file.language(db) == crate::language::Language::Nacl)
-        .map(|&file| (file, WordFilter::of(file.text(db), &mut hashes, &mut scratch)))
+        .map(|&file| (file, WordFilter::of(file.text(db).get(), &mut hashes, &mut scratch)))
         .collect()
 }
 

@@ -169,14 +169,14 @@ impl LoadedWorkspace {
         // occurrences are read from the fragments of the files that name it, other files are
         // parsed.
         let scanned = self.par_map(&self.files_mentioning(needle), |db, &file| {
-            if !file.text(db).contains(needle) {
+            if !file.text(db).get().contains(needle) {
                 return None;
             }
             let from_fragments = match named {
                 Named::Element(type_id) if type_id.id_type == IdType::Type => type_occurrences(db, file, type_id),
                 _ => None,
             };
-            Some(from_fragments.ok_or_else(|| (file.path(db).clone(), file.text(db).clone())))
+            Some(from_fragments.ok_or_else(|| (file.path(db).clone(), file.text(db).get().clone())))
         });
         let mut found: Vec<Occurrence> = Vec::new();
         let mut to_parse: Vec<(PathBuf, crate::fragments::Text)> = Vec::new();
@@ -204,7 +204,7 @@ fn type_occurrences(db: &dyn crate::db::Db, file: crate::db::SourceFile, type_id
     if !read.syntax_errors.is_empty() || has_meta {
         return None;
     }
-    let (path, text) = (file.path(db), file.text(db));
+    let (path, text) = (file.path(db), file.text(db).get());
     let full = type_id.to_string();
     let named = Named::Element(type_id.clone());
     let mut found = Vec::new();

@@ -1,6 +1,7 @@
 //! Loading a workspace from disk into the database, and checking all of it.
 
 use crate::codes::AnalysisCode;
+use crate::file_text::FileText;
 use crate::fragments::Text;
 use crate::language::{Language, LanguageRules};
 use crate::{
@@ -86,8 +87,11 @@ pub fn is_cancellation(payload: &(dyn std::any::Any + Send)) -> bool {
 pub struct FileReport {
     /// The file.
     pub path: PathBuf,
-    /// Its text.
+    /// Its text (empty for a file without diagnostics whose report came from the persistent
+    /// cache: its text need not be read).
     pub text: Text,
+    /// The length of its text in bytes.
+    pub len: usize,
     /// Its diagnostics, by position.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -171,25 +175,22 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     let read = ProgressCounter::new(total, progress);
     // Each file is read straight into the `Text` the database keeps, on the thread that read it.
     // With a cache, it is hashed there too, once: for the cache's results of unchanged files, for
-    // the fingerprint and for the cache's next writing ([`SourceFile::read_hash`]).
+    // the fingerprint and for the cache's next writing ([`SourceFile::read_hash`]). A file the
+    // cache saw with the metadata it has now is not read at all.
+    let now = files::now_seconds();
     let loaded: Vec<ReadFile> = paths
         .into_par_iter()
         .map(|path| {
-            let (text, error) = if bytes.load(Ordering::Relaxed) > MAX_WORKSPACE_BYTES {
-                over.store(true, Ordering::Relaxed);
-                (Text::new(), None)
-            } else {
-                let (text, error) = files::load_text(&path);
-                bytes.fetch_add(text.len() as u64, Ordering::Relaxed);
-                (text, error)
-            };
             let language = Language::of_path(&path).unwrap_or(Language::Nacl);
-            let hash = cache_folder.is_some().then(|| crate::cache::text_hash(&text));
-            let cached = hash
-                .filter(|_| is_checked_nacl(language, &error))
-                .and_then(|hash| cache.entry(&path, text.len(), hash));
+            let file = if bytes.load(Ordering::Relaxed) > MAX_WORKSPACE_BYTES {
+                over.store(true, Ordering::Relaxed);
+                ReadFile::skipped(path, language)
+            } else {
+                ReadFile::load(path, language, cache_folder.is_some().then_some(&cache), now)
+            };
+            bytes.fetch_add(file.text.len() as u64, Ordering::Relaxed);
             read.finished_one();
-            ReadFile { path, language, text, error, hash, cached }
+            file
         })
         .collect();
     let db = RootDatabase::default();
@@ -217,18 +218,25 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     let cached_files = cache.len();
     db.set_file_cache(cache);
     let mut source_files = Vec::with_capacity(loaded.len());
-    let (mut from_cache, mut nacl_files) = (0, 0);
-    for ReadFile { path, language, text, error, hash, cached } in loaded {
+    let (mut from_cache, mut nacl_files, mut restamped) = (0, 0, false);
+    for ReadFile { path, language, text, error, hash, cached, stamp, restamp } in loaded {
         if let Some(error) = &error {
             load_errors.push((path.clone(), Diagnostic::from_syntax(error)));
         }
         nacl_files += usize::from(is_checked_nacl(language, &error));
         from_cache += usize::from(cached.is_some());
-        let file =
-            SourceFile::builder(path, language, text).cached(cached).read_hash(hash).durability(ON_DISK).new(&db);
+        restamped |= restamp;
+        let file = SourceFile::builder(path, language, text)
+            .cached(cached)
+            .read_hash(hash)
+            .stamp(stamp)
+            .durability(ON_DISK)
+            .new(&db);
         source_files.push(file);
     }
-    let cache_stale = cache_folder.is_some() && (from_cache < nacl_files || cached_files > from_cache);
+    // Written again as well when files it had the results of have other stamps now, so that
+    // the next load need not read them.
+    let cache_stale = cache_folder.is_some() && (from_cache < nacl_files || cached_files > from_cache || restamped);
     let static_files = static_files(&layout);
     // A broken project file leaves files without specs; the editor and `check` say why.
     let spec_rules = crate::hcldec::schema::SpecRules::read_project_file(&layout.root).unwrap_or_else(|e| {
@@ -254,17 +262,54 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     }
 }
 
-/// A file as the workspace's load read it.
+/// A file as the workspace's load read it (or found it unchanged, and did not read it).
 struct ReadFile {
     path: PathBuf,
     language: Language,
-    text: Text,
+    text: FileText,
     /// Why it could not be read, if it could not.
     error: Option<nacl_syntax::SyntaxError>,
     /// Its text's hash ([`crate::cache::text_hash`]), when there is a cache.
     hash: Option<u64>,
     /// Where the cache has its results, when it has them for this text.
     cached: Option<crate::cache::CacheEntry>,
+    /// Its metadata, taken before it was read, when they can vouch for its text next time.
+    stamp: Option<files::Stamp>,
+    /// The cache had its results, under another stamp.
+    restamp: bool,
+}
+
+impl ReadFile {
+    /// Reads the file at `path`, unless `cache` saw it with the metadata it has now (a NaCl file
+    /// only: the cache holds no other); with a cache, hashes what it reads and looks its results
+    /// up. `now` is when the load started ([`files::Stamp::settled`]).
+    fn load(path: PathBuf, language: Language, cache: Option<&crate::cache::Cache>, now: i64) -> ReadFile {
+        // Taken before the file is read: a change while it is read gives it another stamp.
+        let stamp = cache.and_then(|_| files::Stamp::of(&path));
+        if language == Language::Nacl
+            && let (Some(cache), Some(stamp)) = (cache, stamp)
+            && let Some((hash, cached)) = cache.unchanged(&path, &stamp)
+        {
+            let text = FileText::unread(path.clone(), usize::try_from(stamp.len).unwrap_or(usize::MAX), hash);
+            let (hash, cached, stamp) = (Some(hash), Some(cached), Some(stamp));
+            return ReadFile { path, language, text, error: None, hash, cached, stamp, restamp: false };
+        }
+        let (text, error) = files::load_text(&path);
+        let hash = cache.map(|_| crate::cache::text_hash(&text));
+        let cached = cache
+            .zip(hash)
+            .filter(|_| is_checked_nacl(language, &error))
+            .and_then(|(cache, hash)| cache.entry(&path, text.len(), hash));
+        let stamp = stamp.and_then(|s| s.settled(now)).filter(|s| s.len == text.len() as u64 && error.is_none());
+        let restamp = cached.is_some() && stamp.is_some() && cache.and_then(|c| c.stamp_of(&path)) != stamp;
+        ReadFile { path, language, text: FileText::read(text), error, hash, cached, stamp, restamp }
+    }
+
+    /// A file not read: the workspace holds more text than nacl-ls reads.
+    fn skipped(path: PathBuf, language: Language) -> ReadFile {
+        let text = FileText::read(Text::new());
+        ReadFile { path, language, text, error: None, hash: None, cached: None, stamp: None, restamp: false }
+    }
 }
 
 /// Whether a file is NaCl that was read, so that it is checked (and has results to cache).
@@ -291,8 +336,8 @@ struct PartHashes {
 fn part_hashes(db: &dyn crate::db::Db, workspace: Workspace, part: usize) -> PartHashes {
     let mut hashes = PartHashes { texts: Vec::new(), files: 0 };
     for &file in crate::db::part_files(db, workspace, part) {
-        let text = file.text(db);
-        let text_hash = file.read_hash(db).unwrap_or_else(|| crate::cache::text_hash(text));
+        // (A text not read yet is known by the hash the cache vouched for.)
+        let text_hash = file.read_hash(db).unwrap_or_else(|| crate::cache::text_hash(file.text(db).get()));
         let mut hasher = xxhash_rust::xxh3::Xxh3Default::new();
         put_bytes(&mut hasher, file.path(db).as_os_str().as_encoded_bytes());
         put_bytes(&mut hasher, file.language(db).name().as_bytes());
@@ -391,7 +436,10 @@ impl LoadedWorkspace {
                 .map(|&file| {
                     let path = file.path(&self.db);
                     let diagnostics = cached.reports.diagnostics_of(path).to_vec();
-                    FileReport { path: path.clone(), text: file.text(&self.db).clone(), diagnostics }
+                    let text = file.text(&self.db);
+                    let len = text.len();
+                    let text = if diagnostics.is_empty() { Text::new() } else { text.get().clone() };
+                    FileReport { path: path.clone(), text, len, diagnostics }
                 })
                 .collect();
             progress(files.len(), files.len());
@@ -405,9 +453,11 @@ impl LoadedWorkspace {
         self.compute_file_results();
         let done = ProgressCounter::new(files.len(), progress);
         let mut reports: Vec<FileReport> = self.par_map(&files, |db, &file| {
+            let text = file.text(db).get().clone();
             let report = FileReport {
                 path: file.path(db).clone(),
-                text: file.text(db).clone(),
+                len: text.len(),
+                text,
                 diagnostics: file_diagnostics(db, workspace, file).to_vec(),
             };
             done.finished_one();
@@ -415,6 +465,12 @@ impl LoadedWorkspace {
         });
         self.add_load_errors(&mut reports, filter);
         reports
+    }
+
+    /// How many files' texts have not been read: the persistent cache vouched for them as the
+    /// workspace loaded, and nothing has needed them since.
+    pub fn unread_files(&self) -> usize {
+        self.workspace.files(&self.db).iter().filter(|f| f.text(&self.db).is_unread()).count()
     }
 
     /// Whether the persistent cache holds the reports of the workspace as it is now (so that a
@@ -448,7 +504,7 @@ impl LoadedWorkspace {
     fn fits(&self, reports: &crate::cache::reports::Reports) -> bool {
         let fits = |path: &Path, range: nacl_syntax::TextRange| {
             let Some(file) = self.file(path) else { return false };
-            let text = file.text(&self.db);
+            let text = file.text(&self.db).get();
             let (start, end) = (usize::from(range.start()), usize::from(range.end()));
             end <= text.len() && text.is_char_boundary(start) && text.is_char_boundary(end)
         };
@@ -507,10 +563,9 @@ impl LoadedWorkspace {
             .iter()
             .filter_map(|&file| {
                 let diagnostics = crate::diagnostics::own_diagnostics(&self.db, file);
-                (!diagnostics.is_empty()).then(|| FileReport {
-                    path: file.path(&self.db).clone(),
-                    text: file.text(&self.db).clone(),
-                    diagnostics,
+                (!diagnostics.is_empty()).then(|| {
+                    let text = file.text(&self.db).get().clone();
+                    FileReport { path: file.path(&self.db).clone(), len: text.len(), text, diagnostics }
                 })
             })
             .collect();
@@ -527,6 +582,7 @@ impl LoadedWorkspace {
                 None if filter.is_none_or(|prefix| path.starts_with(prefix)) => reports.push(FileReport {
                     path: path.clone(),
                     text: Text::new(),
+                    len: 0,
                     diagnostics: vec![diagnostic.clone()],
                 }),
                 None => {}
@@ -626,8 +682,9 @@ impl LoadedWorkspace {
             .filter(|&(&f, _)| f.language(db) == Language::Nacl && !unreadable.contains(f.path(db).as_path()))
             .map(|(&f, &hash)| crate::cache::SavedFile {
                 path: f.path(db).as_path(),
-                text: f.text(db),
+                text: f.text(db).get(),
                 hash,
+                stamp: f.stamp(db),
                 results: crate::db::file_fragments(db, f),
             })
             .collect();
@@ -797,7 +854,7 @@ impl LoadedWorkspace {
 
     /// The current text of the file at `path`.
     pub fn text_of(&self, path: &Path) -> Option<Text> {
-        self.file(path).map(|f| f.text(&self.db).clone())
+        self.file(path).map(|f| f.text(&self.db).get().clone())
     }
 
     /// Unwinds (with a payload [`is_cancellation`] recognises) if a write has overtaken this
@@ -831,19 +888,26 @@ impl LoadedWorkspace {
     fn set_text_with(&mut self, path: &Path, text: Text, durability: salsa::Durability) -> SourceFile {
         use salsa::Setter;
         if let Some(file) = self.file(path) {
-            if **file.text(&self.db) != *text || durability == salsa::Durability::LOW {
+            // A text not read yet is set in any case: the file on disk may not have it any more.
+            let current = file.text(&self.db);
+            if current.is_unread() || **current.get() != *text || durability == salsa::Durability::LOW {
                 if file.cached(&self.db).is_some() {
                     file.set_cached(&mut self.db).with_durability(durability).to(None);
                 }
                 if file.read_hash(&self.db).is_some() {
                     file.set_read_hash(&mut self.db).with_durability(durability).to(None);
                 }
-                file.set_text(&mut self.db).with_durability(durability).to(text);
+                if file.stamp(&self.db).is_some() {
+                    file.set_stamp(&mut self.db).with_durability(durability).to(None);
+                }
+                file.set_text(&mut self.db).with_durability(durability).to(FileText::read(text));
             }
             return file;
         }
         let language = self.languages.language_of(path).unwrap_or(Language::Nacl);
-        let file = SourceFile::builder(path.to_path_buf(), language, text).durability(durability).new(&self.db);
+        let file = SourceFile::builder(path.to_path_buf(), language, FileText::read(text))
+            .durability(durability)
+            .new(&self.db);
         let mut files = self.workspace.files(&self.db).clone();
         let at = files.partition_point(|f| f.path(&self.db).as_path() < path);
         files.insert(at, file);

@@ -66,7 +66,7 @@ fn workspace_of(name: &str, files: &[(&str, &str)]) -> (PathBuf, LoadedWorkspace
 
 fn diagnostics(loaded: &LoadedWorkspace, path: &Path) -> String {
     let file = loaded.file(path).expect("the file is in the workspace");
-    let text = file.text(&loaded.db).clone();
+    let text = file.text(&loaded.db).get().clone();
     let mut out = String::new();
     for d in loaded.file_diagnostics(file) {
         let _ = writeln!(out, "{} {:?} {}", d.code, &text.as_str()[d.range], d.message);

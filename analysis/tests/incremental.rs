@@ -23,7 +23,7 @@ fn workspace_of(db: &RootDatabase, texts: &[(&str, &str)]) -> (Workspace, Vec<So
     let files: Vec<SourceFile> = texts
         .iter()
         .map(|(path, text)| {
-            SourceFile::new(db, PathBuf::from(format!("/ws/{path}")), Language::Nacl, Text::from(*text))
+            SourceFile::new(db, PathBuf::from(format!("/ws/{path}")), Language::Nacl, Text::from(*text).into())
         })
         .collect();
     let layout = Layout { root: PathBuf::from("/ws"), envs: Vec::new(), current_env: None };
@@ -57,7 +57,7 @@ fn editing_a_value_recomputes_only_its_file() {
     // Edit the value of `name` inside instance `a`.
     files[1]
         .set_text(&mut db)
-        .to(Text::from("salto.t a {\n  name = \"Edited, longer\"\n  other = salto.t.instance.b\n}\n"));
+        .to(Text::from("salto.t a {\n  name = \"Edited, longer\"\n  other = salto.t.instance.b\n}\n").into());
     for &file in &files {
         file_diagnostics(&db, workspace, file);
     }
@@ -89,14 +89,14 @@ fn editing_an_element_split_over_two_files_merges_it_again_once() {
     let first = std::mem::take(&mut *log.lock().expect("log"));
     assert_eq!(count(&first, "element_conflicts"), 1, "only the split element is merged: {first:#?}");
 
-    files[0].set_text(&mut db).to(Text::from("salto.t a {\n  name = \"Edited\"\n}\n"));
+    files[0].set_text(&mut db).to(Text::from("salto.t a {\n  name = \"Edited\"\n}\n").into());
     for &file in &files {
         file_diagnostics(&db, workspace, file);
     }
     let second = std::mem::take(&mut *log.lock().expect("log"));
     assert_eq!(count(&second, "element_conflicts"), 1, "the edited element is merged again, once: {second:#?}");
     // With a value added in the other file, the two fragments conflict.
-    files[1].set_text(&mut db).to(Text::from("salto.t a {\n  name = \"B\"\n}\n"));
+    files[1].set_text(&mut db).to(Text::from("salto.t a {\n  name = \"B\"\n}\n").into());
     let codes: Vec<String> = file_diagnostics(&db, workspace, files[0]).iter().map(|d| d.code.to_string()).collect();
     assert_eq!(codes, ["E0401"], "the two values of `name` conflict");
 }
@@ -113,14 +113,14 @@ fn a_reference_into_an_edited_value_is_resolved_again_without_rechecking_its_fil
     log.lock().expect("log").clear();
 
     // Another value for `name`: the reference still resolves, so `c.nacl` is not checked again.
-    files[0].set_text(&mut db).to(Text::from("salto.t a {\n  name = \"Edited\"\n}\n"));
+    files[0].set_text(&mut db).to(Text::from("salto.t a {\n  name = \"Edited\"\n}\n").into());
     assert!(file_diagnostics(&db, workspace, files[1]).is_empty());
     let second = std::mem::take(&mut *log.lock().expect("log"));
     assert_eq!(count(&second, "resolve_reference"), 1, "{second:#?}");
     assert_eq!(count(&second, "nacl_file_diagnostics"), 0, "{second:#?}");
 
     // `name` removed: the reference no longer resolves.
-    files[0].set_text(&mut db).to(Text::from("salto.t a {\n  title = \"A\"\n}\n"));
+    files[0].set_text(&mut db).to(Text::from("salto.t a {\n  title = \"A\"\n}\n").into());
     let codes: Vec<&str> = file_diagnostics(&db, workspace, files[1]).iter().map(|d| d.code.as_str()).collect();
     assert_eq!(codes, ["W0501"]);
 }
@@ -156,7 +156,12 @@ fn a_new_file_rebuilds_one_part_of_the_index_and_of_the_symbol_table() {
     log.lock().expect("log").clear();
 
     // A buffer that is not on disk opens (`m/` sorts among the others).
-    files.push(SourceFile::new(&db, PathBuf::from("/ws/m/new.nacl"), Language::Nacl, Text::from("salto.t0 x {\n}\n")));
+    files.push(SourceFile::new(
+        &db,
+        PathBuf::from("/ws/m/new.nacl"),
+        Language::Nacl,
+        Text::from("salto.t0 x {\n}\n").into(),
+    ));
     files.sort_by(|a, b| a.path(&db).cmp(b.path(&db)));
     workspace.set_files(&mut db).to(files);
     let index = element_index(&db, workspace);
@@ -169,7 +174,7 @@ fn a_new_file_rebuilds_one_part_of_the_index_and_of_the_symbol_table() {
 
     // An HCL file opens: no part defines anything new, so the element index is kept.
     let mut files = workspace.files(&db).clone();
-    files.push(SourceFile::new(&db, PathBuf::from("/ws/m/new.hcl"), Language::Hcl, Text::from("a = 1\n")));
+    files.push(SourceFile::new(&db, PathBuf::from("/ws/m/new.hcl"), Language::Hcl, Text::from("a = 1\n").into()));
     files.sort_by(|a, b| a.path(&db).cmp(b.path(&db)));
     workspace.set_files(&mut db).to(files);
     assert_eq!(element_index(&db, workspace).files.len(), index_len);

@@ -18,7 +18,7 @@ fn dump(root: &Path) -> String {
         .workspace
         .files(&loaded.db)
         .iter()
-        .map(|f| (f.path(&loaded.db).clone(), f.text(&loaded.db).clone()))
+        .map(|f| (f.path(&loaded.db).clone(), f.text(&loaded.db).get().clone()))
         .collect();
     let relative = |p: &Path| p.strip_prefix(root).unwrap_or(p).display().to_string();
     for report in loaded.check(None) {

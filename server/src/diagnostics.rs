@@ -187,7 +187,7 @@ impl Summary {
     pub fn of(reports: &[FileReport]) -> Summary {
         let mut summary = Summary { files_checked: reports.len(), ..Summary::default() };
         for report in reports {
-            summary.bytes_checked += report.text.len();
+            summary.bytes_checked += report.len;
             summary.files_with_diagnostics += usize::from(!report.diagnostics.is_empty());
             for diagnostic in &report.diagnostics {
                 match diagnostic.severity() {

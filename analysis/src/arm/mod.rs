@@ -16,7 +16,7 @@ use model::{Model, Problem};
 /// The parse of an ARMLang file (kept for the files editors ask about most).
 #[salsa::tracked(returns(ref), no_eq, lru = 32)]
 pub fn parse(db: &dyn Db, file: SourceFile) -> nacl_syntax::arm::Parse {
-    nacl_syntax::arm::parse(file.text(db))
+    nacl_syntax::arm::parse(file.text(db).get())
 }
 
 /// The semantic model of an ARMLang file.

@@ -4,7 +4,10 @@
 //! One file per workspace under the user's cache folder (`$NACL_LS_CACHE_DIR`, else
 //! `$XDG_CACHE_HOME/nacl-ls`, else `~/.cache/nacl-ls`; never inside the workspace), named by a
 //! hash of the workspace's real path. A file's results are used only for a file of the same
-//! path, length and content hash (the text is still read: reading is cheap, parsing is not).
+//! path, length and content hash. A file whose metadata are those the cache saw when it read
+//! it ([`files::Stamp`]: length, modification and change times, inode) is not even read when
+//! the workspace loads: the cache vouches for its hash, and its text is read when first needed
+//! ([`crate::file_text`]), and checked against that hash then.
 //! Long text written as-is in a file is stored as its place in the file's text
 //! ([`crate::fragments::stored_text`]), so the cache holds little of the workspace's text twice,
 //! and the results read back share the file's text as freshly parsed ones do; a file's other
@@ -38,7 +41,7 @@ use std::{
 /// The first bytes of a cache file.
 const MAGIC: &[u8; 8] = b"naclls\x00\x01";
 /// What wrote a cache: results of another version may differ, so its caches are not read.
-const VERSION: &str = concat!(env!("CARGO_PKG_NAME"), " ", env!("CARGO_PKG_VERSION"), " cache 4");
+const VERSION: &str = concat!(env!("CARGO_PKG_NAME"), " ", env!("CARGO_PKG_VERSION"), " cache 5");
 
 /// The version and the build of the program running: a cache written by another build (whose
 /// results may be computed differently) is not read.
@@ -76,6 +79,8 @@ struct StoredHeader<'a> {
     /// The text's length and hash.
     len: u64,
     hash: u64,
+    /// The file's metadata before it was read, when they can vouch for this text.
+    stamp: Option<files::Stamp>,
     /// The length of what follows: the file's table of texts, then its stored results.
     results: u64,
 }
@@ -99,10 +104,12 @@ pub struct Cache {
     files: crate::hashing::NameMap<Box<str>, Entry>,
 }
 
-/// A file's entry in a cache: its text's length and hash, and where its results are stored.
+/// A file's entry in a cache: its text's length and hash, the file's stamp when there is one,
+/// and where its results are stored.
 struct Entry {
     len: u64,
     hash: u64,
+    stamp: Option<files::Stamp>,
     results: std::ops::Range<usize>,
 }
 
@@ -162,6 +169,19 @@ impl Cache {
             return None;
         }
         Some(CacheEntry { results: entry.results.clone() })
+    }
+
+    /// The hash of the text of the file at `path` and where its results are, if the cache saw
+    /// the file with metadata `stamp` (then it has that text still, and need not be read).
+    pub fn unchanged(&self, path: &Path, stamp: &files::Stamp) -> Option<(u64, CacheEntry)> {
+        let entry = self.files.get(files::strip_base(path, &self.root)?.to_str()?)?;
+        (entry.stamp.as_ref() == Some(stamp) && entry.len == stamp.len)
+            .then(|| (entry.hash, CacheEntry { results: entry.results.clone() }))
+    }
+
+    /// The stamp the cache saw the file at `path` with, if any.
+    pub fn stamp_of(&self, path: &Path) -> Option<files::Stamp> {
+        self.files.get(files::strip_base(path, &self.root)?.to_str()?)?.stamp
     }
 
     /// The results at `entry` (of this cache), for the text they were found for; `None` when
@@ -267,7 +287,8 @@ fn read(file: &Path, root: &Path) -> Option<Cache> {
             let len = usize::try_from(header.results).ok().filter(|&len| len <= rest.len())?;
             let (results, rest) = rest.split_at(len);
             let at = results.as_ptr().addr() - start;
-            files.insert(header.path.into(), Entry { len: header.len, hash: header.hash, results: at..at + len });
+            let entry = Entry { len: header.len, hash: header.hash, stamp: header.stamp, results: at..at + len };
+            files.insert(header.path.into(), entry);
             chunk = rest;
         }
     }
@@ -332,6 +353,8 @@ pub struct SavedFile<'a> {
     pub text: &'a Text,
     /// The text's [`text_hash`].
     pub hash: u64,
+    /// The file's metadata before its text was read, when they can vouch for it.
+    pub stamp: Option<files::Stamp>,
     /// Its results.
     pub results: &'a FileFragments,
 }
@@ -362,7 +385,7 @@ pub fn save(folder: &Path, root: &Path, files: &[SavedFile<'_>]) -> io::Result<(
 /// One chunk of the cache: each file's header, table of texts and stored results.
 fn encode_chunk(root: &Path, files: &[SavedFile<'_>]) -> io::Result<Vec<u8>> {
     let mut out = Vec::new();
-    for &SavedFile { path, text, hash, results } in files {
+    for &SavedFile { path, text, hash, stamp, results } in files {
         let Some(path) = files::strip_base(path, root).and_then(Path::to_str) else { continue };
         let stored = StoredResults {
             errors: results
@@ -380,7 +403,7 @@ fn encode_chunk(root: &Path, files: &[SavedFile<'_>]) -> io::Result<Vec<u8>> {
         let stored = stored.map_err(io::Error::other)?;
         let table = postcard::to_allocvec(&table).map_err(io::Error::other)?;
         let results = (table.len() + stored.len()) as u64;
-        let header = StoredHeader { path, len: text.len() as u64, hash, results };
+        let header = StoredHeader { path, len: text.len() as u64, hash, stamp, results };
         out.extend(postcard::to_allocvec(&header).map_err(io::Error::other)?);
         out.extend(table);
         out.extend(stored);
@@ -468,7 +491,7 @@ pub(crate) mod tests {
 
     /// A file to save, with its text's hash.
     fn saved<'a>(path: &'a Path, text: &'a Text, results: &'a FileFragments) -> SavedFile<'a> {
-        SavedFile { path, text, hash: text_hash(text), results }
+        SavedFile { path, text, hash: text_hash(text), stamp: None, results }
     }
 
     /// A new workspace folder and cache folder (not created) for the test `name`.

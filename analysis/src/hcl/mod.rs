@@ -20,7 +20,7 @@ use crate::{
 /// The parse of an HCL file (kept for the files editors ask about most).
 #[salsa::tracked(returns(ref), no_eq, lru = 32)]
 pub fn parse(db: &dyn Db, file: SourceFile) -> nacl_syntax::hcl::Parse {
-    nacl_syntax::hcl::parse(file.text(db))
+    nacl_syntax::hcl::parse(file.text(db).get())
 }
 
 /// The diagnostics of an HCL file: its syntax errors, by position.

@@ -166,7 +166,7 @@ fn written_names(root: &SyntaxNode, offset: TextSize, skip: TextRange) -> Vec<St
 /// Completion in an HCL file at `offset`: from its spec when one describes it, or of spec block
 /// types and arguments in a spec file.
 pub fn completions(db: &dyn Db, workspace: Workspace, file: SourceFile, offset: TextSize) -> Completions {
-    let text = file.text(db);
+    let text = file.text(db).get();
     let Some(range) = item_name_at(text, offset) else { return Completions::default() };
     let root = crate::hcl::parse(db, file).syntax();
     if is_spec_file(file.path(db)) {

@@ -153,7 +153,7 @@ pub fn association(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Assoc
         return Association::None;
     }
     let root = &workspace.layout(db).root;
-    let (wanted, range, directive_range) = match directive(file.text(db)) {
+    let (wanted, range, directive_range) = match directive(file.text(db).get()) {
         Some((name, range)) => {
             let base = path.parent().unwrap_or(root);
             (Some(base.join(name)), range, Some(range))

@@ -35,7 +35,7 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
     let mut texts = Texts::new();
     let mut notes = Vec::new();
     let mut missing = false;
-    let mut from_cache = 0;
+    let (mut from_cache, mut unread) = (0, 0);
     let progress = super::progress::Progress::new(!args.quiet && args.format == OutputFormat::Human);
     for (index, path) in paths.iter().enumerate() {
         if !path.exists() {
@@ -59,6 +59,7 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
             loaded.check_with_progress(filter.as_deref(), &|done, total| progress.report("checking", done, total)),
         );
         from_cache += loaded.from_cache;
+        unread += loaded.unread_files();
         // The next check of this workspace reads what this one parsed from the cache, and
         // after a check of all of it, its reports.
         let saved = loaded.save_cache().and_then(|()| match filter {
@@ -108,7 +109,7 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
             for note in &notes {
                 writeln!(out, "note: {}", crate::terminal::escaped(note))?;
             }
-            print_summary(&mut out, &summary, started.elapsed().as_secs_f64(), from_cache)?;
+            print_summary(&mut out, &summary, started.elapsed().as_secs_f64(), (from_cache, unread))?;
             summary
         }
     };
@@ -122,8 +123,14 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
     })
 }
 
-fn print_summary(out: &mut impl Write, summary: &Summary, seconds: f64, from_cache: usize) -> io::Result<()> {
-    let cached = if from_cache > 0 { format!(", {from_cache} read from the cache") } else { String::new() };
+/// Prints the summary line; `cached` is how many files' results the cache had, and how many of
+/// those files were not even read (found unchanged).
+fn print_summary(out: &mut impl Write, summary: &Summary, seconds: f64, cached: (usize, usize)) -> io::Result<()> {
+    let cached = match cached {
+        (0, _) => String::new(),
+        (from_cache, 0) => format!(", {from_cache} read from the cache"),
+        (from_cache, unread) => format!(", {from_cache} read from the cache, {unread} unchanged files not read"),
+    };
     let checked = format!(
         "{} checked ({:.1} MB in {:.2}s{cached})",
         plural(summary.files_checked, "file"),

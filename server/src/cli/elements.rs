@@ -57,7 +57,7 @@ pub fn run(args: ElementsArgs) -> io::Result<ExitCode> {
                 .fragments
                 .iter()
                 .map(|(file, range, _)| {
-                    let index = LineIndex::new(file.text(db));
+                    let index = LineIndex::new(file.text(db).get());
                     let at = index.line_col(range.start());
                     json!({ "path": display_path(file.path(db)), "line": at.line + 1, "column": at.col + 1 })
                 })

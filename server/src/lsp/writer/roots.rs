@@ -111,10 +111,11 @@ impl Writer {
                 }
             }
             tracing::info!(
-                "loaded {} in {:?} ({} files from the cache)",
+                "loaded {} in {:?} ({} files from the cache, {} not read)",
                 path.display(),
                 started.elapsed(),
-                workspace.from_cache
+                workspace.from_cache,
+                workspace.unread_files()
             );
             let _ = messages.send(Message::Indexed { root: path, workspace });
         });
