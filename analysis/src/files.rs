@@ -4,10 +4,12 @@
 
 use crate::{codes::AnalysisCode, fragments::Text};
 use nacl_syntax::{SyntaxError, TextRange, TextSize};
+use rayon::prelude::*;
 use std::{
     fs::File,
     io::{self, Read},
     path::{Path, PathBuf},
+    sync::atomic::{AtomicBool, AtomicUsize, Ordering},
 };
 
 /// The largest file nacl-ls reads. Larger files get one clear error instead of being analysed.
@@ -238,50 +240,41 @@ impl Found {
     }
 
     /// Walks `dir`, whose real path is `real`, following links that stay inside `boundary`.
+    /// Folders are listed on all cores; links are followed afterwards, in path order.
     fn walk(&mut self, dir: &Path, real: &Path, boundary: &Path) {
         if self.stopped || !self.walked.insert(real.to_path_buf()) {
             return;
         }
-        // Entries come in the folder's own order: `finish` sorts the files once, with a faster
-        // comparison than walkdir's per-folder sort by name (which took most of the walk).
-        let walker = walkdir::WalkDir::new(dir).into_iter().filter_entry(|entry| {
-            entry.depth() == 0 || !entry.file_type().is_dir() || !is_skipped_dir(entry.file_name())
-        });
-        let mut links = Vec::new();
-        for entry in walker {
-            self.visited += 1;
-            if self.visited > self.max_walked || self.files.len() >= self.max_files {
-                let what = if self.files.len() >= self.max_files {
-                    format!("{} NaCl files", self.max_files)
-                } else {
-                    format!("{} files and folders", self.max_walked)
-                };
-                self.errors.push(DiscoveryError {
-                    path: dir.to_path_buf(),
-                    error: io::Error::new(
-                        io::ErrorKind::QuotaExceeded,
-                        format!("nacl-ls stopped looking for files after {what} here: open the workspace's own folder, not one above it"),
-                    ),
-                });
-                self.stopped = true;
-                return;
-            }
-            match entry {
-                Ok(entry) if entry.file_type().is_file() && (self.wanted)(entry.path()) => {
-                    let inside =
-                        strip_base(entry.path(), dir).map_or_else(|| entry.path().to_path_buf(), |r| real.join(r));
-                    self.add(entry.into_path(), inside);
-                }
-                Ok(entry) if entry.file_type().is_symlink() && entry.depth() > 0 => links.push(entry.into_path()),
-                Ok(entry) if !entry.file_type().is_dir() && (self.wanted)(entry.path()) => {
-                    self.errors.push(not_regular(entry.path()));
-                }
-                Ok(_) => {}
-                Err(err) => {
-                    let path = err.path().map_or_else(|| dir.to_path_buf(), Path::to_path_buf);
-                    self.errors.push(DiscoveryError { path, error: err.into() });
-                }
-            }
+        let limits = Limits {
+            visited: AtomicUsize::new(self.visited),
+            files: AtomicUsize::new(self.files.len()),
+            max_walked: self.max_walked,
+            max_files: self.max_files,
+            stopped: AtomicBool::new(false),
+        };
+        let Listing { files, mut links, errors } = list(dir, self.wanted, &limits);
+        self.visited = limits.visited.into_inner();
+        // Entries come in the folders' own order: `finish` sorts the files once.
+        for path in files {
+            let inside = strip_base(&path, dir).map_or_else(|| path.clone(), |r| real.join(r));
+            self.add(path, inside);
+        }
+        self.errors.extend(errors);
+        if limits.stopped.into_inner() {
+            let what = if self.files.len() >= self.max_files {
+                format!("{} NaCl files", self.max_files)
+            } else {
+                format!("{} files and folders", self.max_walked)
+            };
+            self.errors.push(DiscoveryError {
+                path: dir.to_path_buf(),
+                error: io::Error::new(
+                    io::ErrorKind::QuotaExceeded,
+                    format!("nacl-ls stopped looking for files after {what} here: open the workspace's own folder, not one above it"),
+                ),
+            });
+            self.stopped = true;
+            return;
         }
         // Links in path order, so that of two ways to one file or folder the first in that
         // order is the one kept, whatever the folders' own order.
@@ -314,6 +307,95 @@ impl Found {
             }
         }
     }
+}
+
+/// How far walks may go, shared by the threads listing folders.
+struct Limits {
+    /// Files and folders visited so far.
+    visited: AtomicUsize,
+    /// Wanted files found so far.
+    files: AtomicUsize,
+    max_walked: usize,
+    max_files: usize,
+    /// Set once a limit is reached: the walk stops.
+    stopped: AtomicBool,
+}
+
+impl Limits {
+    /// Counts one more file or folder visited; whether the walk may go on.
+    fn visit(&self) -> bool {
+        if self.stopped.load(Ordering::Relaxed) {
+            return false;
+        }
+        let visited = self.visited.fetch_add(1, Ordering::Relaxed) + 1;
+        if visited > self.max_walked || self.files.load(Ordering::Relaxed) >= self.max_files {
+            self.stopped.store(true, Ordering::Relaxed);
+            return false;
+        }
+        true
+    }
+}
+
+/// What a folder and the folders under it hold, links not followed.
+#[derive(Default)]
+struct Listing {
+    /// Wanted regular files.
+    files: Vec<PathBuf>,
+    /// Links (to be followed, or not, afterwards).
+    links: Vec<PathBuf>,
+    errors: Vec<DiscoveryError>,
+}
+
+/// Lists `dir` and, on all cores, the folders under it, except hidden ones and `node_modules`
+/// ([`is_skipped_dir`]); wanted files that are not regular are errors.
+fn list(dir: &Path, wanted: fn(&Path) -> bool, limits: &Limits) -> Listing {
+    let mut listing = Listing::default();
+    if !limits.visit() {
+        return listing;
+    }
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(error) => {
+            listing.errors.push(DiscoveryError { path: dir.to_path_buf(), error });
+            return listing;
+        }
+    };
+    let mut folders = Vec::new();
+    for entry in entries {
+        let (path, kind) = match entry.and_then(|entry| entry.file_type().map(|kind| (entry.path(), kind))) {
+            Ok(entry) => entry,
+            Err(error) => {
+                listing.errors.push(DiscoveryError { path: dir.to_path_buf(), error });
+                continue;
+            }
+        };
+        if kind.is_dir() {
+            if !path.file_name().is_some_and(is_skipped_dir) {
+                folders.push(path);
+            }
+            continue;
+        }
+        if !limits.visit() {
+            return listing;
+        }
+        if kind.is_symlink() {
+            listing.links.push(path);
+        } else if wanted(&path) {
+            if kind.is_file() {
+                limits.files.fetch_add(1, Ordering::Relaxed);
+                listing.files.push(path);
+            } else {
+                listing.errors.push(not_regular(&path));
+            }
+        }
+    }
+    let below: Vec<Listing> = folders.par_iter().map(|folder| list(folder, wanted, limits)).collect();
+    for more in below {
+        listing.files.extend(more.files);
+        listing.links.extend(more.links);
+        listing.errors.extend(more.errors);
+    }
+    listing
 }
 
 /// `path` relative to `base`, like [`Path::strip_prefix`], found by comparing text first: the

@@ -155,7 +155,7 @@ pub fn load_with_state_and_progress(
 /// Like [`load`], calling `progress(files read, files found)` now and then while reading.
 pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usize, usize) + Sync)) -> LoadedWorkspace {
     let cache_folder = crate::cache::folder();
-    // The persistent cache is read while the files are found: the walk keeps one core.
+    // The persistent cache is read while the files are found.
     let ((layout, (mut paths, discovery_errors)), (cache, reports)) = rayon::join(
         || (Layout::load(root, env), files::discover(&[root.to_path_buf()])),
         || {
