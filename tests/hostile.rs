@@ -96,6 +96,7 @@ fn messages_out_of_place_or_out_of_shape_are_refused_and_the_server_goes_on() {
     client.notify("exit", Value::Null);
     let status = client.child.wait().expect("the server exits");
     assert!(status.success(), "{status}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

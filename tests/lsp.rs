@@ -590,6 +590,7 @@ fn semantic_tokens_full_delta_and_range() {
     let data: Vec<u64> = serde_json::from_value(range["data"].clone()).expect("token data");
     assert_eq!(data, [2, 4, 9, 4, 2, 0, 12, 4, 0, 0], "`_required` and `true`");
     client.shutdown();
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -1001,6 +1002,7 @@ fn go_to_service_opens_only_web_urls() {
     assert!(text.starts_with("Not opening `file:///etc/passwd`: only https and http"), "{text}");
     assert!(client.shown.is_empty(), "nothing was opened: {:?}", client.shown);
     client.shutdown();
+    let _ = copy.parent().map(std::fs::remove_dir_all);
 }
 
 #[test]
@@ -1267,4 +1269,5 @@ fn armlang_files_get_diagnostics_navigation_completion_formatting_lenses_and_tem
         json!({ "textDocument": { "uri": file_uri }, "options": { "tabSize": 2, "insertSpaces": true } }),
     );
     assert_eq!(edits[0]["newText"], "input string location\nvariable v: {\n  a: 1\n}\n", "{edits}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

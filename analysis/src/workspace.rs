@@ -1029,7 +1029,7 @@ mod tests {
 
     #[test]
     fn reports_are_served_only_for_their_fingerprint_and_with_places_inside_their_files() {
-        let (root, folder) = crate::cache::tests::workspace("served");
+        let (root, folder, _scratch) = crate::cache::tests::workspace("served");
         let mut loaded = LoadedWorkspace::empty(&root);
         let path = root.join("a.nacl");
         loaded.set_file_text(&path, Text::from("salto.t é {\n}\n"));
@@ -1061,7 +1061,7 @@ mod tests {
 
     #[test]
     fn a_text_set_after_loading_is_hashed_again_for_the_fingerprint() {
-        let (root, _) = crate::cache::tests::workspace("hashes");
+        let (root, _, _scratch) = crate::cache::tests::workspace("hashes");
         std::fs::create_dir_all(root.join("salto.config")).expect("create");
         let (path, before, after) = (root.join("a.nacl"), "salto.t a {\n}\n", "salto.t b {\n}\n");
         std::fs::write(&path, before).expect("write");
@@ -1083,7 +1083,7 @@ mod tests {
     fn the_fingerprint_does_not_depend_on_the_order_files_entered_the_database() {
         // Enough files for several parts: which part a file is dealt into follows the order
         // files entered the database, and a file added after loading comes last.
-        let (root, _) = crate::cache::tests::workspace("parts");
+        let (root, _, _scratch) = crate::cache::tests::workspace("parts");
         std::fs::create_dir_all(root.join("salto.config")).expect("create");
         let count = 4 * crate::db::INDEX_PART;
         let path = |i: usize| root.join(format!("f{i:05}.nacl"));

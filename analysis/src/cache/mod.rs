@@ -495,12 +495,21 @@ pub(crate) mod tests {
     }
 
     /// A new workspace folder and cache folder (not created) for the test `name`.
-    pub(crate) fn workspace(name: &str) -> (PathBuf, PathBuf) {
+    pub(crate) fn workspace(name: &str) -> (PathBuf, PathBuf, Scratch) {
         let base = std::env::temp_dir().join(format!("nacl-ls-cache-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&base);
         let (root, folder) = (base.join("ws"), base.join("cache"));
         std::fs::create_dir_all(&root).expect("create");
-        (root, folder)
+        (root, folder, Scratch(base))
+    }
+
+    /// A test's folder, removed when the test ends.
+    pub(crate) struct Scratch(PathBuf);
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
     }
 
     /// A long string and a long key written as-is, a long string with an escape, a long template.
@@ -527,7 +536,7 @@ pub(crate) mod tests {
 
     #[test]
     fn results_read_back_are_the_results_written() {
-        let (root, folder) = workspace("roundtrip");
+        let (root, folder, _scratch) = workspace("roundtrip");
         let written = save_texts(&root, &folder);
         let cache = Cache::load(&folder, &root);
         for ((path, text), expected) in TEXTS.iter().zip(&written) {
@@ -539,7 +548,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_cache_written_over_many_windows_reads_back_every_file() {
-        let (root, folder) = workspace("windows");
+        let (root, folder, _scratch) = workspace("windows");
         let count = 3 * CHUNK * 2 * rayon::current_num_threads().max(1) + 7;
         let paths: Vec<PathBuf> = (0..count).map(|i| root.join(format!("f{i}.nacl"))).collect();
         let texts: Vec<Text> = (0..count).map(|i| Text::from(format!("salto.t i{i} {{\n  n = {i}\n}}\n"))).collect();
@@ -555,7 +564,7 @@ pub(crate) mod tests {
 
     #[test]
     fn text_written_as_is_is_stored_as_its_place_and_read_back_as_a_slice_of_the_file() {
-        let (root, folder) = workspace("places");
+        let (root, folder, _scratch) = workspace("places");
         save_texts(&root, &folder);
         let stored = std::fs::read(file_of(&folder, &root).expect("a cache file")).expect("read");
         let contains = |needle: &str| stored.windows(needle.len()).any(|w| w == needle.as_bytes());
@@ -579,7 +588,7 @@ pub(crate) mod tests {
 
     #[test]
     fn texts_that_are_not_slices_of_the_files_text_are_stored_in_its_table_in_their_order() {
-        let (root, folder) = workspace("table");
+        let (root, folder, _scratch) = workspace("table");
         let text = "salto.t i {\n  shortkey = \"word\"\n  o = {\n    shortkey = \"word\"\n  }\n}\n";
         let path = root.join("t.nacl");
         // Results of another copy of the text: none of their texts is a slice of the one saved.
@@ -593,7 +602,7 @@ pub(crate) mod tests {
 
     #[test]
     fn results_whose_ranges_do_not_fit_their_text_are_not_served() {
-        let (root, folder) = workspace("ranges");
+        let (root, folder, _scratch) = workspace("ranges");
         // A nested value, a field's annotation, a template's reference and an error.
         let text = Text::from(
             "type salto.t {\n  string name {\n    _required = true\n  }\n}\nsalto.t i {\n  o = { l = [\"é ${ salto.t.instance.j }\"] }\n  bad = @\n}\n",
@@ -655,7 +664,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_cache_with_any_byte_changed_or_cut_short_is_ignored() {
-        let (root, folder) = workspace("corrupt");
+        let (root, folder, _scratch) = workspace("corrupt");
         save_texts(&root, &folder);
         let file = file_of(&folder, &root).expect("a cache file");
         let good = std::fs::read(&file).expect("read");
@@ -675,7 +684,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_cache_folder_inside_the_workspace_is_not_used() {
-        let (root, _) = workspace("inside");
+        let (root, _, _scratch) = workspace("inside");
         let folder = root.join(".cache");
         save_texts(&root, &folder);
         assert!(!folder.exists());
@@ -684,7 +693,7 @@ pub(crate) mod tests {
     #[cfg(unix)]
     #[test]
     fn a_fifo_at_the_cache_name_is_not_waited_on_and_is_replaced() {
-        let (root, folder) = workspace("fifo");
+        let (root, folder, _scratch) = workspace("fifo");
         std::fs::create_dir_all(&folder).expect("create");
         let file = file_of(&folder, &root).expect("a cache file");
         let made = std::process::Command::new("mkfifo").arg(&file).status().expect("mkfifo runs");
@@ -697,7 +706,7 @@ pub(crate) mod tests {
     #[cfg(unix)]
     #[test]
     fn a_link_planted_at_the_cache_name_is_replaced_not_followed() {
-        let (root, folder) = workspace("link");
+        let (root, folder, _scratch) = workspace("link");
         std::fs::create_dir_all(&folder).expect("create");
         let victim = folder.join("victim.txt");
         std::fs::write(&victim, "keep").expect("write");

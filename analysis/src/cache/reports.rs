@@ -209,7 +209,7 @@ mod tests {
 
     #[test]
     fn reports_read_back_are_the_reports_written() {
-        let (root, folder) = workspace("reports");
+        let (root, folder, _scratch) = workspace("reports");
         let related =
             Related { path: root.join("b.nacl"), range: TextRange::new(1.into(), 2.into()), message: "there".into() };
         let a = vec![
@@ -251,7 +251,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_fifo_or_a_link_at_the_reports_name_is_not_read_nor_followed_and_is_replaced() {
-        let (root, folder) = workspace("reports-planted");
+        let (root, folder, _scratch) = workspace("reports-planted");
         std::fs::create_dir_all(&folder).expect("create");
         let file = file_of(&folder, &root).expect("a cache file").with_extension("reports");
         let made = std::process::Command::new("mkfifo").arg(&file).status().expect("mkfifo runs");
