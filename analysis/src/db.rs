@@ -45,6 +45,12 @@ pub struct SourceFile {
     #[default]
     #[returns(copy)]
     pub stamp: Option<crate::files::Stamp>,
+    /// For an editor's buffer, the IDs of the elements it defines, set by the workspace each
+    /// time they change, at the durability of files on disk ([`file_element_ids`] reads them
+    /// instead of the buffer's text). `None` for a file as read from disk.
+    #[default]
+    #[returns(ref)]
+    pub buffer_ids: Option<Arc<[Arc<ElemId>]>>,
 }
 
 /// A workspace: its layout and its files.
@@ -188,9 +194,23 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> nacl_syntax::nacl::Parse {
 
 /// The IDs of the elements a file defines, in order: the firewall between edits inside values
 /// and everything that only needs to know which file defines what.
+///
+/// For an editor's buffer they are the IDs the workspace set ([`SourceFile::buffer_ids`]), not
+/// read from its text: a buffer's text is set with low durability, and salsa never reuses a
+/// result that was computed from inputs of higher durability than it is computed from now. Read
+/// from the text, opening a file would rebuild the element index and everything that depends
+/// on it (at 1 GB, a whole check).
 #[salsa::tracked(returns(ref))]
 pub fn file_element_ids(db: &dyn Db, file: SourceFile) -> Vec<Arc<ElemId>> {
+    if let Some(ids) = file.buffer_ids(db) {
+        return ids.to_vec();
+    }
     file_fragments(db, file).fragments.iter().map(|f| Arc::new(f.id.clone())).collect()
+}
+
+/// Whether `ids` are the IDs of `fragments`, in order.
+pub(crate) fn are_ids_of(ids: &[Arc<ElemId>], fragments: &[Fragment]) -> bool {
+    ids.len() == fragments.len() && ids.iter().zip(fragments).all(|(id, fragment)| **id == fragment.id)
 }
 
 /// Where each element's fragments are in a file with many of them (fragment indexes by ID), so

@@ -815,14 +815,16 @@ impl LoadedWorkspace {
     pub fn empty(root: &Path) -> LoadedWorkspace {
         let db = RootDatabase::default();
         let layout = Layout { root: root.to_path_buf(), envs: Vec::new(), current_env: None };
-        let workspace = Workspace::new(
-            &db,
+        let workspace = Workspace::builder(
             layout,
             Vec::new(),
             StaticFiles::default(),
             WorkspaceState::none(),
             crate::hcldec::schema::SpecRules::default(),
-        );
+        )
+        .durability(ON_DISK)
+        .state_durability(salsa::Durability::HIGH)
+        .new(&db);
         LoadedWorkspace {
             db,
             workspace,
@@ -871,9 +873,10 @@ impl LoadedWorkspace {
     /// Sets the text of the file at `path` (an editor's buffer), adding the file if it is new (its
     /// language from its name, NaCl for a name nacl-ls does not know).
     ///
-    /// The text is set even when it is the same, to lower the file's durability: the first change
-    /// of a file read from disk costs a check of everything depending on files from disk
-    /// (proportional to the workspace), so it is paid when a buffer opens, not on its first edit.
+    /// The text is set even when it is the same, to lower the file's durability: an edit then
+    /// invalidates only what depends on buffers. The IDs of the elements a NaCl buffer defines
+    /// are set apart, at the durability of files on disk ([`SourceFile::buffer_ids`]), so that
+    /// opening a file does not rebuild the element index and all that depends on it.
     pub fn set_file_text(&mut self, path: &Path, text: Text) -> SourceFile {
         self.set_text_with(path, text, salsa::Durability::LOW)
     }
@@ -888,9 +891,11 @@ impl LoadedWorkspace {
     fn set_text_with(&mut self, path: &Path, text: Text, durability: salsa::Durability) -> SourceFile {
         use salsa::Setter;
         if let Some(file) = self.file(path) {
-            // A text not read yet is set in any case: the file on disk may not have it any more.
+            // A text not read yet is set in any case (the file on disk may not have it any more),
+            // and so is a buffer's going back to disk, to raise its durability again.
             let current = file.text(&self.db);
-            if current.is_unread() || **current.get() != *text || durability == salsa::Durability::LOW {
+            let was_buffer = file.buffer_ids(&self.db).is_some();
+            if current.is_unread() || **current.get() != *text || durability == salsa::Durability::LOW || was_buffer {
                 if file.cached(&self.db).is_some() {
                     file.set_cached(&mut self.db).with_durability(durability).to(None);
                 }
@@ -902,17 +907,42 @@ impl LoadedWorkspace {
                 }
                 file.set_text(&mut self.db).with_durability(durability).to(FileText::read(text));
             }
+            self.set_buffer_ids(file, durability);
             return file;
         }
         let language = self.languages.language_of(path).unwrap_or(Language::Nacl);
         let file = SourceFile::builder(path.to_path_buf(), language, FileText::read(text))
             .durability(durability)
             .new(&self.db);
+        self.set_buffer_ids(file, durability);
         let mut files = self.workspace.files(&self.db).clone();
         let at = files.partition_point(|f| f.path(&self.db).as_path() < path);
         files.insert(at, file);
         self.workspace.set_files(&mut self.db).with_durability(ON_DISK).to(files);
         file
+    }
+
+    /// Keeps the [`SourceFile::buffer_ids`] of a NaCl file whose text was just set with
+    /// `durability`: for an editor's buffer, the IDs its text defines (parsed now, on the thread
+    /// writing; the result is the one its diagnostics read), set only when they changed; for a
+    /// file from disk, none.
+    fn set_buffer_ids(&mut self, file: SourceFile, durability: salsa::Durability) {
+        use salsa::Setter;
+        if file.language(&self.db) != Language::Nacl {
+            return;
+        }
+        let ids = if durability == salsa::Durability::LOW {
+            let fragments = &crate::db::file_fragments(&self.db, file).fragments;
+            if file.buffer_ids(&self.db).as_deref().is_some_and(|ids| crate::db::are_ids_of(ids, fragments)) {
+                return;
+            }
+            Some(fragments.iter().map(|f| Arc::new(f.id.clone())).collect())
+        } else if file.buffer_ids(&self.db).is_some() {
+            None
+        } else {
+            return;
+        };
+        file.set_buffer_ids(&mut self.db).with_durability(ON_DISK).to(ids);
     }
 
     /// Sets a file back to its text on disk (when an editor closes it without saving).
@@ -1025,6 +1055,34 @@ mod tests {
         assert_eq!(loaded.clone().revision(), before, "a read, and a snapshot, leave it");
         loaded.set_file_text(path, Text::from("type salesforce.Contact {\n}\n"));
         assert_ne!(loaded.revision(), before, "a write moves it on");
+    }
+
+    #[test]
+    fn opening_a_file_keeps_the_element_index_and_only_a_change_of_its_ids_rebuilds_it() {
+        let mut loaded = LoadedWorkspace::empty(Path::new("/nowhere"));
+        let (a, b) = (Path::new("/nowhere/a.nacl"), Path::new("/nowhere/b.nacl"));
+        let text = Text::from("salto.t a {\n  x = salto.t.instance.b\n}\n");
+        loaded.set_disk_text(a, text.clone());
+        loaded.set_disk_text(b, Text::from("salto.t b {\n}\n"));
+        // The index's place: the same while salsa keeps it, another once it is computed again.
+        let index = |l: &LoadedWorkspace| std::ptr::from_ref(crate::db::element_index(&l.db, l.workspace));
+        let on_disk = index(&loaded);
+        loaded.set_file_text(a, text);
+        assert_eq!(index(&loaded), on_disk, "opened");
+        loaded.set_file_text(a, Text::from("salto.t a {\n  x = 1\n}\n"));
+        assert_eq!(index(&loaded), on_disk, "a value edited");
+        let renamed = Text::from("salto.t a2 {\n  x = 1\n}\n");
+        loaded.set_file_text(a, renamed.clone());
+        let after = index(&loaded);
+        assert_ne!(after, on_disk, "an element renamed");
+        let ids: Vec<String> =
+            crate::db::element_index(&loaded.db, loaded.workspace).files.keys().map(|id| id.full_name()).collect();
+        assert!(
+            ids.contains(&"salto.t.instance.a2".to_owned()) && !ids.contains(&"salto.t.instance.a".to_owned()),
+            "{ids:?}"
+        );
+        loaded.set_disk_text(a, renamed);
+        assert_eq!(index(&loaded), after, "closed, as saved");
     }
 
     #[test]
