@@ -926,23 +926,30 @@ impl LoadedWorkspace {
     /// `durability`: for an editor's buffer, the IDs its text defines (parsed now, on the thread
     /// writing; the result is the one its diagnostics read), set only when they changed; for a
     /// file from disk, none.
+    ///
+    /// A buffer's first IDs are set at the durability of files on disk, so that opening a file
+    /// leaves the element index as it was. Later changes (typing in an element's name) are set
+    /// with low durability: at disk durability, each keystroke would make salsa check every part
+    /// of the index again, not only the edited one.
     fn set_buffer_ids(&mut self, file: SourceFile, durability: salsa::Durability) {
         use salsa::Setter;
         if file.language(&self.db) != Language::Nacl {
             return;
         }
-        let ids = if durability == salsa::Durability::LOW {
+        let current = file.buffer_ids(&self.db).as_deref();
+        let (ids, durability) = if durability == salsa::Durability::LOW {
             let fragments = &crate::db::file_fragments(&self.db, file).fragments;
-            if file.buffer_ids(&self.db).as_deref().is_some_and(|ids| crate::db::are_ids_of(ids, fragments)) {
+            if current.is_some_and(|ids| crate::db::are_ids_of(ids, fragments)) {
                 return;
             }
-            Some(fragments.iter().map(|f| Arc::new(f.id.clone())).collect())
-        } else if file.buffer_ids(&self.db).is_some() {
-            None
+            let durability = if current.is_some() { salsa::Durability::LOW } else { ON_DISK };
+            (Some(fragments.iter().map(|f| Arc::new(f.id.clone())).collect()), durability)
+        } else if current.is_some() {
+            (None, ON_DISK)
         } else {
             return;
         };
-        file.set_buffer_ids(&mut self.db).with_durability(ON_DISK).to(ids);
+        file.set_buffer_ids(&mut self.db).with_durability(durability).to(ids);
     }
 
     /// Sets a file back to its text on disk (when an editor closes it without saving).
