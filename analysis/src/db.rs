@@ -46,8 +46,9 @@ pub struct SourceFile {
     #[returns(copy)]
     pub stamp: Option<crate::files::Stamp>,
     /// For an editor's buffer, the IDs of the elements it defines, set by the workspace each
-    /// time they change, at the durability of files on disk ([`file_element_ids`] reads them
-    /// instead of the buffer's text). `None` for a file as read from disk.
+    /// time they change (the first ones at the durability of files on disk; see
+    /// [`crate::workspace::LoadedWorkspace::set_file_text`]). [`file_element_ids`] reads them
+    /// instead of the buffer's text. `None` for a file as read from disk.
     #[default]
     #[returns(ref)]
     pub buffer_ids: Option<Arc<[Arc<ElemId>]>>,

@@ -41,6 +41,11 @@ fn max_files() -> usize {
 /// blocking: the file is opened non-blocking and checked on the open handle, so a name swapped
 /// for a FIFO after a check cannot hang the reader either.
 pub fn open_regular(path: &Path, max: u64) -> io::Result<(File, u64)> {
+    open_regular_with_metadata(path, max).map(|(file, meta)| (file, meta.len()))
+}
+
+/// [`open_regular`], with the metadata of the file opened.
+fn open_regular_with_metadata(path: &Path, max: u64) -> io::Result<(File, std::fs::Metadata)> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -56,7 +61,7 @@ pub fn open_regular(path: &Path, max: u64) -> io::Result<(File, u64)> {
     if meta.len() > max {
         return Err(too_large(meta.len(), max));
     }
-    Ok((file, meta.len()))
+    Ok((file, meta))
 }
 
 /// The error for a file over a size cap.
@@ -465,25 +470,32 @@ pub fn load(path: &Path) -> LoadedFile {
 /// Reads a file for analysis straight into the [`Text`] the database keeps, without a copy;
 /// never failing: as with [`load`], problems become a file-level error.
 pub fn load_text(path: &Path) -> (Text, Option<SyntaxError>) {
-    if let Some(text) = read_text(path) {
-        return (text, None);
+    let (text, error, _) = load_stamped_text(path);
+    (text, error)
+}
+
+/// [`load_text`], with the file's [`Stamp`] as it was opened (before it was read), when it read
+/// whole.
+pub fn load_stamped_text(path: &Path) -> (Text, Option<SyntaxError>, Option<Stamp>) {
+    if let Some((text, meta)) = read_text(path) {
+        return (text, None, Stamp::of_metadata(&meta));
     }
     // Unreadable, too large, changed while read or not UTF-8: read the common way, which says why.
     let file = load(path);
-    (Text::from(file.text), file.error)
+    (Text::from(file.text), file.error, None)
 }
 
-/// A regular file of at most [`MAX_FILE_SIZE`] bytes as a [`Text`], when it reads whole, at the
-/// size it had when opened, and is UTF-8.
-fn read_text(path: &Path) -> Option<Text> {
-    let (mut file, size) = open_regular(path, MAX_FILE_SIZE).ok()?;
+/// A regular file of at most [`MAX_FILE_SIZE`] bytes as a [`Text`], with its metadata as it was
+/// opened, when it reads whole, at the size it had when opened, and is UTF-8.
+fn read_text(path: &Path) -> Option<(Text, std::fs::Metadata)> {
+    let (mut file, meta) = open_regular_with_metadata(path, MAX_FILE_SIZE).ok()?;
     // (An empty file is read the common way: a `Text` is never allocated empty.)
-    let size = usize::try_from(size).ok().filter(|&size| size > 0)?;
+    let size = usize::try_from(meta.len()).ok().filter(|&size| size > 0)?;
     let mut read = Ok(());
     let text = arcstr::ArcStr::init_with(size, |buf| read = file.read_exact(buf)).ok()?;
     read.ok()?;
     // Nothing more: the file did not grow while it was read.
-    (file.read(&mut [0; 1]).ok()? == 0).then(|| Text::from(text))
+    (file.read(&mut [0; 1]).ok()? == 0).then(|| (Text::from(text), meta))
 }
 
 /// What a file's metadata say of its contents: its length, when its contents and its metadata
@@ -524,7 +536,14 @@ impl Stamp {
     /// The stamp of the regular file at `path` (links followed; nothing is opened), or `None`
     /// for anything else, and on systems without inode numbers.
     pub fn of(path: &Path) -> Option<Stamp> {
-        let meta = std::fs::metadata(path).ok().filter(std::fs::Metadata::is_file)?;
+        Stamp::of_metadata(&std::fs::metadata(path).ok()?)
+    }
+
+    /// The stamp these metadata give, for a regular file (on systems with inode numbers).
+    fn of_metadata(meta: &std::fs::Metadata) -> Option<Stamp> {
+        if !meta.is_file() {
+            return None;
+        }
         #[cfg(unix)]
         {
             use std::os::unix::fs::MetadataExt;

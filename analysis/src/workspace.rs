@@ -284,23 +284,25 @@ impl ReadFile {
     /// only: the cache holds no other); with a cache, hashes what it reads and looks its results
     /// up. `now` is when the load started ([`files::Stamp::settled`]).
     fn load(path: PathBuf, language: Language, cache: Option<&crate::cache::Cache>, now: i64) -> ReadFile {
-        // Taken before the file is read: a change while it is read gives it another stamp.
-        let stamp = cache.and_then(|_| files::Stamp::of(&path));
+        // Only a file the cache has results for is worth a `stat` before it is read.
         if language == Language::Nacl
-            && let (Some(cache), Some(stamp)) = (cache, stamp)
+            && let Some(cache) = cache.filter(|cache| cache.contains(&path))
+            && let Some(stamp) = files::Stamp::of(&path)
             && let Some((hash, cached)) = cache.unchanged(&path, &stamp)
         {
             let text = FileText::unread(path.clone(), usize::try_from(stamp.len).unwrap_or(usize::MAX), hash);
             let (hash, cached, stamp) = (Some(hash), Some(cached), Some(stamp));
             return ReadFile { path, language, text, error: None, hash, cached, stamp, restamp: false };
         }
-        let (text, error) = files::load_text(&path);
+        // The stamp is the opened file's, taken before it is read: a change while it is read
+        // gives the file another.
+        let (text, error, stamp) = files::load_stamped_text(&path);
         let hash = cache.map(|_| crate::cache::text_hash(&text));
         let cached = cache
             .zip(hash)
             .filter(|_| is_checked_nacl(language, &error))
             .and_then(|(cache, hash)| cache.entry(&path, text.len(), hash));
-        let stamp = stamp.and_then(|s| s.settled(now)).filter(|s| s.len == text.len() as u64 && error.is_none());
+        let stamp = stamp.filter(|_| cache.is_some()).and_then(|s| s.settled(now));
         let restamp = cached.is_some() && stamp.is_some() && cache.and_then(|c| c.stamp_of(&path)) != stamp;
         ReadFile { path, language, text: FileText::read(text), error, hash, cached, stamp, restamp }
     }
@@ -875,8 +877,8 @@ impl LoadedWorkspace {
     ///
     /// The text is set even when it is the same, to lower the file's durability: an edit then
     /// invalidates only what depends on buffers. The IDs of the elements a NaCl buffer defines
-    /// are set apart, at the durability of files on disk ([`SourceFile::buffer_ids`]), so that
-    /// opening a file does not rebuild the element index and all that depends on it.
+    /// are set apart ([`SourceFile::buffer_ids`]; the first ones at the durability of files on
+    /// disk), so that opening a file does not rebuild the element index and all that depends on it.
     pub fn set_file_text(&mut self, path: &Path, text: Text) -> SourceFile {
         self.set_text_with(path, text, salsa::Durability::LOW)
     }

@@ -179,6 +179,11 @@ impl Cache {
             .then(|| (entry.hash, CacheEntry { results: entry.results.clone() }))
     }
 
+    /// Whether the cache has results for the file at `path` (for some text).
+    pub fn contains(&self, path: &Path) -> bool {
+        files::strip_base(path, &self.root).and_then(Path::to_str).is_some_and(|path| self.files.contains_key(path))
+    }
+
     /// The stamp the cache saw the file at `path` with, if any.
     pub fn stamp_of(&self, path: &Path) -> Option<files::Stamp> {
         self.files.get(files::strip_base(path, &self.root)?.to_str()?)?.stamp
