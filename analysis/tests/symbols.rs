@@ -91,7 +91,7 @@ fn skipping_names_that_cannot_rank_keeps_the_exhaustive_order() {
     let loaded = varied_workspace(1500);
     let queries = [
         "", "a", "r", "x", "ac", "re", "rec", "obj", "acc", "acct", "cust", "ord", "9", "r2", "_", ".", "sal", "nt",
-        "Ob", "li",
+        "Ob", "li", "j", "c", "d", "9r", "rec1", "obj12", "acct3", "cust_1", "order2", "r2d",
     ];
     for query in queries {
         let all = listed(&loaded, query, 100_000);

@@ -51,6 +51,9 @@ pub(super) struct Placing {
     /// The characters (as a [`char_mask`]) at places after the first that earn
     /// [`BONUS_BOUNDARY`].
     boundaries: u64,
+    /// The characters at places after the first that earn a hump's bonus ([`BONUS_OTHER`]): an
+    /// upper-case letter after a lower-case one, a digit after anything but a digit.
+    humps: u64,
 }
 
 impl Placing {
@@ -59,13 +62,42 @@ impl Placing {
         let bytes = name.as_bytes();
         let any = |b: &u8| !b.is_ascii() || b.is_ascii_whitespace() || b.is_ascii_control() || b"/,:;|".contains(b);
         if bytes.iter().any(any) {
-            return Placing { lead: 0, boundaries: u64::MAX };
+            return Placing { lead: 0, boundaries: u64::MAX, humps: u64::MAX };
         }
-        let boundaries = bytes
-            .windows(2)
-            .filter(|pair| !pair[0].is_ascii_alphanumeric() || !pair[1].is_ascii_alphanumeric())
-            .fold(0, |mask, pair| mask | byte_mask(pair[1]));
-        Placing { lead: bytes.first().map_or(0, u8::to_ascii_lowercase), boundaries }
+        let (mut boundaries, mut humps) = (0, 0);
+        for pair in bytes.windows(2) {
+            let (before, at) = (pair[0], pair[1]);
+            if !before.is_ascii_alphanumeric() || !at.is_ascii_alphanumeric() {
+                boundaries |= byte_mask(at);
+            }
+            if before.is_ascii_lowercase() && at.is_ascii_uppercase() || !before.is_ascii_digit() && at.is_ascii_digit()
+            {
+                humps |= byte_mask(at);
+            }
+        }
+        Placing { lead: bytes.first().map_or(0, u8::to_ascii_lowercase), boundaries, humps }
+    }
+}
+
+/// Where the characters of a set of names stand: the union of their [`Placing`]s, for a bound
+/// on what any of them scores ([`Bound::best_of`]).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Placings {
+    /// The first characters of the names, as a [`char_mask`] (every bit when one of them is
+    /// placed with a `lead` of 0).
+    leads: u64,
+    /// The union of their `boundaries`.
+    boundaries: u64,
+    /// The union of their `humps`.
+    humps: u64,
+}
+
+impl Placings {
+    /// Adds a name placed as `placing`.
+    pub(super) fn add(&mut self, placing: Placing) {
+        self.leads |= if placing.lead == 0 { u64::MAX } else { byte_mask(placing.lead) };
+        self.boundaries |= placing.boundaries;
+        self.humps |= placing.humps;
     }
 }
 
@@ -103,17 +135,35 @@ impl<'q> Bound<'q> {
     /// The most a name placed as `placing` can score against the query. Every matched
     /// character's bonus is at most the best bonus of a place the query can match: the start
     /// only for the query's first character, places after the first for any of its characters.
+    /// A query of one character earns nothing in the middle of a word: a name that holds it only
+    /// there scores exactly [`SCORE_MATCH`], so that names of the same length tie and a search
+    /// for a letter that starts no word skips every name longer than its cut unread.
     pub(super) fn score(&self, placing: Placing) -> u32 {
+        let at_lead = placing.lead == 0 || placing.lead == self.first;
+        self.score_at(at_lead, placing.boundaries, placing.humps)
+    }
+
+    /// The most any of the names placed as `placings` can score: at least each one's
+    /// [`Bound::score`].
+    pub(super) fn best_of(&self, placings: &Placings) -> u32 {
+        self.score_at(placings.leads & byte_mask(self.first) != 0, placings.boundaries, placings.humps)
+    }
+
+    /// [`Bound::score`] of a name whose first character may earn the start's bonus (`at_lead`),
+    /// with `boundaries` and `humps` as in [`Placing`].
+    fn score_at(&self, at_lead: bool, boundaries: u64, humps: u64) -> u32 {
         let len = self.query.len() as u32;
         if len == 0 {
             return 0;
         }
-        let bonus = if placing.lead == 0 || placing.lead == self.first {
+        let bonus = if at_lead {
             BONUS_START
-        } else if placing.boundaries & self.chars != 0 {
+        } else if boundaries & self.chars != 0 {
             BONUS_BOUNDARY
-        } else {
+        } else if len > 1 || humps & self.chars != 0 {
             BONUS_OTHER
+        } else {
+            0
         };
         SCORE_MATCH * len + bonus * (len + 1)
     }
@@ -134,16 +184,73 @@ impl<'q> Bound<'q> {
             return Verdict::Skip;
         }
         let gapped = (std::cmp::Reverse(best.saturating_sub(PENALTY_GAP_START)), len);
-        // A query longer than [`LONGEST_RUN`] is not looked for (a name and a query written to be
-        // alike would make the search quadratic): the name is scored.
-        if gapped <= cut || placing.lead == 0 || !(2..=LONGEST_RUN).contains(&self.query.len()) {
+        if gapped <= cut {
             return Verdict::Score;
         }
-        match self.run(placing, name().as_bytes()) {
+        match self.run_in(placing, name) {
             Run::None => Verdict::Skip,
             Run::Earning => Verdict::Known(best),
             Run::Elsewhere => Verdict::Score,
         }
+    }
+
+    /// How `name` (placed as `placing`) holds the query, for a search that looks for runs
+    /// before gaps: [`Run::Earning`] (its score is the bound, known unscored, as
+    /// [`Verdict::Known`]); [`Run::Elsewhere`], to be scored, also when runs are not looked for
+    /// in it ([`Bound::has_runs`], names beyond ASCII); [`Run::None`] when it holds the query
+    /// only with gaps if at all, so that it scores at most the bound less
+    /// [`PENALTY_GAP_START`]. `name` is read only when a run is looked for.
+    pub(super) fn run_in<'n>(&self, placing: Placing, name: impl FnOnce() -> &'n str) -> Run {
+        if placing.lead == 0 || !self.has_runs() {
+            return Run::Elsewhere;
+        }
+        self.run(placing, name().as_bytes())
+    }
+
+    /// Whether the query is looked for as a run of characters in names: it has two characters
+    /// or more (one character is no run), and at most [`LONGEST_RUN`] (a name and a query
+    /// written to be alike would make a longer search quadratic).
+    pub(super) fn has_runs(&self) -> bool {
+        (2..=LONGEST_RUN).contains(&self.query.len())
+    }
+
+    /// What a search for the names that hold the query as a run ([`Bound::run_in`]) does with
+    /// a name that can rank at or above `cut` (when there is one): a run that earns the bound
+    /// is known, another is scored, and a name without one is skipped (left for
+    /// [`Bound::judge_gaps`]).
+    pub(super) fn judge_runs<'n>(
+        &self,
+        placing: Placing,
+        len: u32,
+        name: impl FnOnce() -> &'n str,
+        cut: Option<Rank>,
+    ) -> Verdict {
+        let best = self.score(placing);
+        if cut.is_some_and(|cut| (std::cmp::Reverse(best), len) > cut) {
+            return Verdict::Skip;
+        }
+        match self.run_in(placing, name) {
+            Run::Earning => Verdict::Known(best),
+            Run::Elsewhere => Verdict::Score,
+            Run::None => Verdict::Skip,
+        }
+    }
+
+    /// What a search that has found every name holding the query as a run ([`Bound::run_in`])
+    /// does with a name: a name that can rank at or above `cut` (when there is one) with a gap
+    /// and holds no run is scored, any other is skipped.
+    pub(super) fn judge_gaps<'n>(
+        &self,
+        placing: Placing,
+        len: u32,
+        name: impl FnOnce() -> &'n str,
+        cut: Option<Rank>,
+    ) -> Verdict {
+        let gapped = (std::cmp::Reverse(self.score(placing).saturating_sub(PENALTY_GAP_START)), len);
+        if cut.is_some_and(|cut| gapped > cut) || self.run_in(placing, name) != Run::None {
+            return Verdict::Skip;
+        }
+        Verdict::Score
     }
 
     /// Where `name` (placed as `placing`, a name of ASCII) holds the query as one run. A run
@@ -189,7 +296,8 @@ pub(super) enum Verdict {
 }
 
 /// Where a name holds the query as one run of characters.
-enum Run {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Run {
     /// Nowhere.
     None,
     /// At a place that earns the bonus the bound assumed.
@@ -281,13 +389,34 @@ mod tests {
         }
 
         #[test]
+        fn the_bound_of_names_together_is_at_least_each_one_s(
+            names in proptest::collection::vec(name_and_query(), 1..6), query in "[a-dA-D0-2._@]{0,6}"
+        ) {
+            let bound = Bound::of(&query).expect("a plain query");
+            let mut placings = Placings::default();
+            names.iter().for_each(|(name, _)| placings.add(Placing::of(name)));
+            for (name, _) in &names {
+                prop_assert!(bound.score(Placing::of(name)) <= bound.best_of(&placings), "{query:?} in {name:?}");
+            }
+        }
+
+        #[test]
         fn a_name_is_skipped_only_below_the_cut_and_a_known_score_is_nucleo_s(
             (name, query) in name_and_query()
         ) {
             let bound = Bound::of(&query).expect("a plain query");
             let (placing, len) = (Placing::of(&name), name.len() as u32);
             let best = bound.score(placing);
-            let Some(score) = nucleo(&query, &name) else { return Ok(()) };
+            let run = bound.run_in(placing, || &name);
+            let Some(score) = nucleo(&query, &name) else {
+                prop_assert!(run != Run::Earning, "{query:?} in {name:?}: no match");
+                return Ok(());
+            };
+            match run {
+                Run::Earning => prop_assert_eq!(score, best, "{:?} in {:?}", query, name),
+                Run::None => prop_assert!(score + PENALTY_GAP_START <= best, "{query:?} in {name:?}: {score}"),
+                Run::Elsewhere => {}
+            }
             // Cuts at the name's own rank and around where a run decides.
             for at in [score, score.saturating_sub(1), best.saturating_sub(2), best.saturating_sub(1), best] {
                 let cut = (std::cmp::Reverse(at), len);

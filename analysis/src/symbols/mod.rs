@@ -7,7 +7,7 @@ use crate::{
     structure::SymbolKind,
     workspace::LoadedWorkspace,
 };
-use bound::{Bound, Placing, Rank, Verdict, char_mask};
+use bound::{Bound, Placing, Placings, Rank, Verdict, char_mask};
 use nucleo_matcher::{
     Config, Matcher, Utf32Str,
     pattern::{CaseMatching, Normalization, Pattern},
@@ -89,6 +89,9 @@ pub struct SymbolPart {
     pub entries: Vec<SymbolEntry>,
     /// The full element IDs of the entries, one after the other.
     names: String,
+    /// Where the characters of all its names stand, to skip the rest of the part at once when
+    /// none of them can rank.
+    placings: Placings,
 }
 
 impl SymbolPart {
@@ -109,6 +112,7 @@ impl SymbolPart {
         let (chars, placing) = (char_mask(&self.names[start..]), Placing::of(&self.names[start..]));
         let file = self.paths.len().saturating_sub(1) as u32;
         let name = (start as u32, self.names.len() as u32);
+        self.placings.add(placing);
         self.entries.push(SymbolEntry { chars, placing, name, file, kind, range });
     }
 }
@@ -159,15 +163,27 @@ const LONG_NAME: usize = 1024;
 /// Names are scored shortest first, in windows of lengths, the first holding about `2 * kept`
 /// names that have the query's characters, each next one twice as many. Once `kept` matches
 /// are found, the `kept`th best is a cut: a later name, no shorter than any found, that cannot
-/// score above it ([`Bound`]) cannot rank above it either, and is skipped unscored; found
-/// matches below it are dropped. A short query that matches nearly every name
-/// (`obj` against `netsuite.Object...`) scores a few thousand of them instead of all.
+/// score above it ([`Bound`]) cannot rank above it either, and is skipped unscored (a part of
+/// the workspace none of whose names can is skipped at once); found matches below it are
+/// dropped. A short query that matches nearly every name (`obj` against
+/// `netsuite.Object...`) scores a few thousand of them instead of all.
+///
+/// When the short names match only with gaps, the cut stays low and every window scores
+/// nearly every name: `object116` against thousands of `crm.Object...` types and fields, with
+/// the names that hold it as a word (`crm.Object1165__c.instance...`) longer. So once a window
+/// after the first has scored more names than are kept, the rest are swept twice
+/// ([`Mode`]): first for the names that hold the query as a run, which raise the cut (a run
+/// that earns its bound is not scored); then for those that hold it only with gaps and can
+/// still rank.
 fn best_matches(query: &str, parts: &[&SymbolPart], kept: usize) -> Vec<Scored> {
     let scorer = Scorer::new(query);
     let lengths = candidate_lengths(parts, scorer.needed);
     let mut cursors = vec![0usize; parts.len()];
     let mut found: Vec<Scored> = Vec::new();
     let mut cut: Option<Rank> = None;
+    let mut mode = Mode::All;
+    // Where the sweep for runs started, for the sweep for gaps to start there too.
+    let mut runs_from = None;
     let (mut from, mut target) = (0, kept.saturating_mul(2));
     while from < lengths.len() {
         // The window: lengths from `from` up to `to`, holding about `target` candidates.
@@ -177,34 +193,84 @@ fn best_matches(query: &str, parts: &[&SymbolPart], kept: usize) -> Vec<Scored> 
             count += lengths[to];
             to += 1;
         }
-        let shorter_than = if to == lengths.len() { u32::MAX } else { to as u32 };
-        let window: Vec<Scored> = cursors
+        let window = Window { shorter_than: if to == lengths.len() { u32::MAX } else { to as u32 }, cut, mode };
+        let (matches, scored) = cursors
             .par_iter_mut()
             .enumerate()
-            .fold(Vec::new, |mut found, (part, cursor)| {
-                scorer.scan(parts[part], part as u32, cursor, shorter_than, cut, &mut found);
-                found
-            })
-            .reduce(Vec::new, |mut a, mut b| {
-                a.append(&mut b);
-                a
-            });
-        found.extend(window);
-        if found.len() >= kept {
-            let (_, &mut at_cut, _) = found.select_nth_unstable_by_key(kept - 1, Scored::rank);
-            cut = Some(at_cut.rank());
-            found.retain(|s| s.rank() <= at_cut.rank());
+            .fold(
+                || (Vec::new(), 0),
+                |(mut found, mut scored), (part, cursor)| {
+                    scored += scorer.scan(parts[part], part as u32, cursor, window, &mut found);
+                    (found, scored)
+                },
+            )
+            .reduce(
+                || (Vec::new(), 0),
+                |(mut a, x), (mut b, y)| {
+                    a.append(&mut b);
+                    (a, x + y)
+                },
+            );
+        found.extend(matches);
+        keep_best(&mut found, kept, &mut cut);
+        let crowded = from > 0 && scored > kept;
+        (from, target) = (to, target.saturating_mul(2));
+        match mode {
+            Mode::All if crowded && cut.is_some() && scorer.bound.is_some_and(|bound| bound.has_runs()) => {
+                mode = Mode::Runs;
+                runs_from = Some((from, target, cursors.clone()));
+            }
+            Mode::Runs if from == lengths.len() => {
+                mode = Mode::Gaps;
+                if let Some(start) = runs_from.take() {
+                    (from, target, cursors) = start;
+                }
+            }
+            _ => {}
         }
-        target = target.saturating_mul(2);
-        from = to;
     }
     found
+}
+
+/// Once `found` holds `kept` matches, makes the `kept`th best the `cut` (unless it already is
+/// better) and drops the matches below it.
+fn keep_best(found: &mut Vec<Scored>, kept: usize, cut: &mut Option<Rank>) {
+    if found.len() < kept {
+        return;
+    }
+    let (_, &mut at_cut, _) = found.select_nth_unstable_by_key(kept - 1, Scored::rank);
+    let at_cut = cut.map_or(at_cut.rank(), |cut| cut.min(at_cut.rank()));
+    *cut = Some(at_cut);
+    found.retain(|s| s.rank() <= at_cut);
 }
 
 thread_local! {
     /// Each search thread's matcher (nucleo's scratch space: about 135 KB, zeroed when made).
     static MATCHER: std::cell::RefCell<(Matcher, Vec<char>)> =
         std::cell::RefCell::new((Matcher::new(Config::DEFAULT), Vec::new()));
+}
+
+/// The names a pass of [`Scorer::scan`] scores.
+#[derive(Clone, Copy)]
+struct Window {
+    /// Only names shorter than this.
+    shorter_than: u32,
+    /// Only names that can rank at or above this.
+    cut: Option<Rank>,
+    /// Which of those.
+    mode: Mode,
+}
+
+/// Which names a search scores.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Every name that can rank.
+    All,
+    /// The names that hold the query as a run ([`Bound::judge_runs`]).
+    Runs,
+    /// The names that hold it only with gaps ([`Bound::judge_gaps`]), once every name that
+    /// holds it as a run has been swept.
+    Gaps,
 }
 
 /// A query, ready to score names.
@@ -231,18 +297,32 @@ impl<'q> Scorer<'q> {
         }
     }
 
-    /// Scores the entries of `symbols` (the `part`th part) from `cursor` on that are shorter
-    /// than `shorter_than`, skipping those that cannot rank at or above `cut`; adds the matches
-    /// to `found` and moves `cursor` past them.
+    /// Whether no entry of `symbols` from `cursor` on can rank at or above `cut`: the part's
+    /// best bound, at the length of its shortest entry left, is below it.
+    fn none_can_rank(&self, symbols: &SymbolPart, cursor: usize, cut: Option<Rank>) -> bool {
+        let (Some(cut), Some(bound), Some(entry)) = (cut, self.bound, symbols.entries.get(cursor)) else {
+            return false;
+        };
+        (std::cmp::Reverse(bound.best_of(&symbols.placings)), entry.len()) > cut
+    }
+
+    /// Scores the entries of `symbols` (the `part`th part) from `cursor` on that are in the
+    /// `window`, skipping those that cannot rank at or above its cut; adds the matches to
+    /// `found`, moves `cursor` past them and says how many names it had to score.
     fn scan(
         &self,
         symbols: &SymbolPart,
         part: u32,
         cursor: &mut usize,
-        shorter_than: u32,
-        cut: Option<Rank>,
+        window: Window,
         found: &mut Vec<Scored>,
-    ) {
+    ) -> usize {
+        let Window { shorter_than, cut, mode } = window;
+        if self.none_can_rank(symbols, *cursor, cut) {
+            *cursor = symbols.entries.len();
+            return 0;
+        }
+        let mut scored = 0;
         MATCHER.with_borrow_mut(|(matcher, buffer)| {
             while let Some(entry) = symbols.entries.get(*cursor).filter(|entry| entry.len() < shorter_than) {
                 let at = *cursor as u32;
@@ -250,21 +330,28 @@ impl<'q> Scorer<'q> {
                 if entry.chars & self.needed != self.needed {
                     continue;
                 }
-                let verdict = match (cut, self.bound) {
-                    (Some(cut), Some(bound)) => bound.judge(entry.placing, entry.len(), || symbols.name(entry), cut),
+                let name = || symbols.name(entry);
+                let verdict = match (cut, self.bound, mode) {
+                    (_, Some(bound), Mode::Runs) => bound.judge_runs(entry.placing, entry.len(), name, cut),
+                    (_, Some(bound), Mode::Gaps) => bound.judge_gaps(entry.placing, entry.len(), name, cut),
+                    (Some(cut), Some(bound), Mode::All) => bound.judge(entry.placing, entry.len(), name, cut),
                     _ => Verdict::Score,
                 };
                 let score = match verdict {
                     Verdict::Skip => continue,
                     _ if self.query.is_empty() => Some(0),
                     Verdict::Known(known) => Some(known),
-                    Verdict::Score => self.pattern.score(Utf32Str::new(symbols.name(entry), buffer), matcher),
+                    Verdict::Score => {
+                        scored += 1;
+                        self.pattern.score(Utf32Str::new(symbols.name(entry), buffer), matcher)
+                    }
                 };
                 if let Some(score) = score {
                     found.push(Scored { score, len: entry.len(), part, entry: at });
                 }
             }
         });
+        scored
     }
 }
 
