@@ -284,11 +284,12 @@ impl ReadFile {
     /// only: the cache holds no other); with a cache, hashes what it reads and looks its results
     /// up. `now` is when the load started ([`files::Stamp::settled`]).
     fn load(path: PathBuf, language: Language, cache: Option<&crate::cache::Cache>, now: i64) -> ReadFile {
-        // Only a file the cache has results for is worth a `stat` before it is read.
-        if language == Language::Nacl
-            && let Some(cache) = cache.filter(|cache| cache.contains(&path))
+        // What the cache holds of the file: only a NaCl file the cache has results for is worth a
+        // `stat` before it is read.
+        let known = cache.filter(|_| language == Language::Nacl).and_then(|cache| cache.file(&path));
+        if let Some(known) = known
             && let Some(stamp) = files::Stamp::of(&path)
-            && let Some((hash, cached)) = cache.unchanged(&path, &stamp)
+            && let Some((hash, cached)) = known.unchanged(&stamp)
         {
             let text = FileText::unread(path.clone(), usize::try_from(stamp.len).unwrap_or(usize::MAX), hash);
             let (hash, cached, stamp) = (Some(hash), Some(cached), Some(stamp));
@@ -298,12 +299,12 @@ impl ReadFile {
         // gives the file another.
         let (text, error, stamp) = files::load_stamped_text(&path);
         let hash = cache.map(|_| crate::cache::text_hash(&text));
-        let cached = cache
+        let cached = known
             .zip(hash)
             .filter(|_| is_checked_nacl(language, &error))
-            .and_then(|(cache, hash)| cache.entry(&path, text.len(), hash));
+            .and_then(|(known, hash)| known.results_for(text.len(), hash));
         let stamp = stamp.filter(|_| cache.is_some()).and_then(|s| s.settled(now));
-        let restamp = cached.is_some() && stamp.is_some() && cache.and_then(|c| c.stamp_of(&path)) != stamp;
+        let restamp = cached.is_some() && stamp.is_some() && known.and_then(|known| known.stamp()) != stamp;
         ReadFile { path, language, text: FileText::read(text), error, hash, cached, stamp, restamp }
     }
 

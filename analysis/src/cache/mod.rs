@@ -160,33 +160,10 @@ impl Cache {
         self.files.is_empty()
     }
 
-    /// Where the results of the file at `path` are, if the cache holds them for exactly the
-    /// text of length `len` and hash `hash` ([`text_hash`]) (decoded later, with
-    /// [`Cache::decode`], by the query that needs them).
-    pub fn entry(&self, path: &Path, len: usize, hash: u64) -> Option<CacheEntry> {
+    /// What the cache holds of the file at `path`, if anything.
+    pub fn file(&self, path: &Path) -> Option<CachedFile<'_>> {
         let entry = self.files.get(files::strip_base(path, &self.root)?.to_str()?)?;
-        if entry.len != len as u64 || entry.hash != hash {
-            return None;
-        }
-        Some(CacheEntry { results: entry.results.clone() })
-    }
-
-    /// The hash of the text of the file at `path` and where its results are, if the cache saw
-    /// the file with metadata `stamp` (then it has that text still, and need not be read).
-    pub fn unchanged(&self, path: &Path, stamp: &files::Stamp) -> Option<(u64, CacheEntry)> {
-        let entry = self.files.get(files::strip_base(path, &self.root)?.to_str()?)?;
-        (entry.stamp.as_ref() == Some(stamp) && entry.len == stamp.len)
-            .then(|| (entry.hash, CacheEntry { results: entry.results.clone() }))
-    }
-
-    /// Whether the cache has results for the file at `path` (for some text).
-    pub fn contains(&self, path: &Path) -> bool {
-        files::strip_base(path, &self.root).and_then(Path::to_str).is_some_and(|path| self.files.contains_key(path))
-    }
-
-    /// The stamp the cache saw the file at `path` with, if any.
-    pub fn stamp_of(&self, path: &Path) -> Option<files::Stamp> {
-        self.files.get(files::strip_base(path, &self.root)?.to_str()?)?.stamp
+        Some(CachedFile { entry })
     }
 
     /// The results at `entry` (of this cache), for the text they were found for; `None` when
@@ -214,7 +191,7 @@ impl Cache {
     /// they cannot be decoded).
     #[cfg(test)]
     fn get(&self, path: &Path, text: &Text) -> Option<FileFragments> {
-        self.decode(&self.entry(path, text.len(), text_hash(text))?, text)
+        self.decode(&self.file(path)?.results_for(text.len(), text_hash(text))?, text)
     }
 }
 
@@ -276,6 +253,38 @@ impl Within<'_> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CacheEntry {
     results: std::ops::Range<usize>,
+}
+
+/// What a cache holds of one file ([`Cache::file`]).
+#[derive(Clone, Copy)]
+pub struct CachedFile<'c> {
+    entry: &'c Entry,
+}
+
+impl CachedFile<'_> {
+    /// Where its results are, if the cache holds them for exactly the text of length `len` and
+    /// hash `hash` ([`text_hash`]) (decoded later, with [`Cache::decode`], by the query that
+    /// needs them).
+    pub fn results_for(self, len: usize, hash: u64) -> Option<CacheEntry> {
+        (self.entry.len == len as u64 && self.entry.hash == hash).then(|| self.results())
+    }
+
+    /// The hash of its text and where its results are, if the cache saw it with metadata
+    /// `stamp` (then it has that text still, and need not be read).
+    pub fn unchanged(self, stamp: &files::Stamp) -> Option<(u64, CacheEntry)> {
+        (self.entry.stamp.as_ref() == Some(stamp) && self.entry.len == stamp.len)
+            .then(|| (self.entry.hash, self.results()))
+    }
+
+    /// The metadata the cache saw it with, if any.
+    pub fn stamp(self) -> Option<files::Stamp> {
+        self.entry.stamp
+    }
+
+    /// Where its results are.
+    fn results(self) -> CacheEntry {
+        CacheEntry { results: self.entry.results.clone() }
+    }
 }
 
 /// Reads and checks a cache file; `None` when it is missing or not to be trusted.
