@@ -27,15 +27,6 @@ use tower_lsp_server::{LspService, Server};
 
 /// Serves LSP over stdin and stdout until the client exits.
 pub fn serve() -> std::io::Result<ExitCode> {
-    // The global pool runs the server's background work: loading workspaces and checking them
-    // whole. Its threads yield to the request threads, which would otherwise wait a scheduler
-    // tick (about 4 ms) for a core each time a request wakes them during a long check.
-    let background = rayon::ThreadPoolBuilder::new()
-        .thread_name(|i| format!("nacl-ls background {i}"))
-        .start_handler(|_| in_background());
-    if let Err(error) = background.build_global() {
-        tracing::debug!("the background pool is the default one: {error}");
-    }
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     runtime.block_on(async {
         let outgoing = outgoing::Outbox::default();
@@ -65,41 +56,4 @@ pub fn serve() -> std::io::Result<ExitCode> {
     // The input guard may be blocked reading stdin, a read that cannot be cancelled: do not wait for it.
     runtime.shutdown_background();
     Ok(ExitCode::SUCCESS)
-}
-
-/// Lowers the calling thread's priority to a background one (a niceness of about 10 on Linux,
-/// where a lower priority needs no privilege); a thread whose priority cannot be changed keeps
-/// its own.
-pub(crate) fn in_background() {
-    use thread_priority::{ThreadPriority, ThreadPriorityValue, set_current_thread_priority};
-    // A quarter of the way up from the lowest priority.
-    let lowered = ThreadPriorityValue::try_from(25u8).and_then(|value| {
-        set_current_thread_priority(ThreadPriority::Crossplatform(value)).map_err(|error| error.to_string())
-    });
-    if let Err(error) = lowered {
-        tracing::debug!("a background thread keeps its priority: {error}");
-    }
-}
-
-#[cfg(all(test, target_os = "linux"))]
-mod tests {
-    /// The niceness of the calling thread: the 19th field of `/proc/thread-self/stat`.
-    fn niceness() -> i32 {
-        let stat = std::fs::read_to_string("/proc/thread-self/stat").expect("a Linux thread's stat");
-        let fields = &stat[stat.rfind(')').expect("the command's end") + 2..];
-        fields.split(' ').nth(16).and_then(|nice| nice.parse().ok()).expect("a niceness")
-    }
-
-    #[test]
-    fn a_background_thread_yields_to_the_others() {
-        let (before, after) = std::thread::spawn(|| {
-            let before = niceness();
-            super::in_background();
-            (before, niceness())
-        })
-        .join()
-        .expect("the thread ends");
-        assert!(after > 0 && after >= before, "niceness {before} -> {after}");
-        assert_eq!(niceness(), before, "only the calling thread");
-    }
 }

@@ -210,7 +210,6 @@ pub fn spawn(outgoing: Outbox, log_level: Option<LogLevel>) -> std::io::Result<m
     let tables = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .thread_name(|_| "nacl-ls tables".to_owned())
-        .start_handler(|_| super::in_background())
         .build()
         .map_err(std::io::Error::other)?;
     let writer = Writer {
