@@ -214,43 +214,31 @@ impl<'q> Bound<'q> {
         (2..=LONGEST_RUN).contains(&self.query.len())
     }
 
-    /// What a search for the names that hold the query as a run ([`Bound::run_in`]) does with
-    /// a name that can rank at or above `cut` (when there is one): a run that earns the bound
-    /// is known, another is scored, and a name without one is skipped (left for
-    /// [`Bound::judge_gaps`]).
-    pub(super) fn judge_runs<'n>(
+    /// What a search that sweeps the names twice ([`Sweep`]) does with a name that can rank at
+    /// or above `cut` (when there is one) in this `sweep`: the sweep for runs knows the score of
+    /// a run that earns the bound, scores another run and skips a name without one; the sweep
+    /// for gaps scores only a name without a run.
+    pub(super) fn judge_sweep<'n>(
         &self,
+        sweep: Sweep,
         placing: Placing,
         len: u32,
         name: impl FnOnce() -> &'n str,
         cut: Option<Rank>,
     ) -> Verdict {
         let best = self.score(placing);
-        if cut.is_some_and(|cut| (std::cmp::Reverse(best), len) > cut) {
+        let most = match sweep {
+            Sweep::Runs => best,
+            Sweep::Gaps => best.saturating_sub(PENALTY_GAP_START),
+        };
+        if cut.is_some_and(|cut| (std::cmp::Reverse(most), len) > cut) {
             return Verdict::Skip;
         }
-        match self.run_in(placing, name) {
-            Run::Earning => Verdict::Known(best),
-            Run::Elsewhere => Verdict::Score,
-            Run::None => Verdict::Skip,
+        match (sweep, self.run_in(placing, name)) {
+            (Sweep::Runs, Run::Earning) => Verdict::Known(best),
+            (Sweep::Runs, Run::Elsewhere) | (Sweep::Gaps, Run::None) => Verdict::Score,
+            _ => Verdict::Skip,
         }
-    }
-
-    /// What a search that has found every name holding the query as a run ([`Bound::run_in`])
-    /// does with a name: a name that can rank at or above `cut` (when there is one) with a gap
-    /// and holds no run is scored, any other is skipped.
-    pub(super) fn judge_gaps<'n>(
-        &self,
-        placing: Placing,
-        len: u32,
-        name: impl FnOnce() -> &'n str,
-        cut: Option<Rank>,
-    ) -> Verdict {
-        let gapped = (std::cmp::Reverse(self.score(placing).saturating_sub(PENALTY_GAP_START)), len);
-        if cut.is_some_and(|cut| gapped > cut) || self.run_in(placing, name) != Run::None {
-            return Verdict::Skip;
-        }
-        Verdict::Score
     }
 
     /// Where `name` (placed as `placing`, a name of ASCII) holds the query as one run. A run
@@ -293,6 +281,17 @@ pub(super) enum Verdict {
     Known(u32),
     /// It is scored.
     Score,
+}
+
+/// One of the two sweeps of a search that looks for the query as a run of characters before
+/// looking for it with gaps ([`Bound::judge_sweep`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Sweep {
+    /// The names that hold it as a run (and those not looked at for runs).
+    Runs,
+    /// The names that hold it only with gaps, once every name that holds it as a run has been
+    /// swept.
+    Gaps,
 }
 
 /// Where a name holds the query as one run of characters.

@@ -7,7 +7,7 @@ use crate::{
     structure::SymbolKind,
     workspace::LoadedWorkspace,
 };
-use bound::{Bound, Placing, Placings, Rank, Verdict, char_mask};
+use bound::{Bound, Placing, Placings, Rank, Sweep, Verdict, char_mask};
 use nucleo_matcher::{
     Config, Matcher, Utf32Str,
     pattern::{CaseMatching, Normalization, Pattern},
@@ -172,7 +172,7 @@ const LONG_NAME: usize = 1024;
 /// nearly every name: `object116` against thousands of `crm.Object...` types and fields, with
 /// the names that hold it as a word (`crm.Object1165__c.instance...`) longer. So once a window
 /// after the first has scored more names than are kept, the rest are swept twice
-/// ([`Mode`]): first for the names that hold the query as a run, which raise the cut (a run
+/// ([`Sweep`]): first for the names that hold the query as a run, which raise the cut (a run
 /// that earns its bound is not scored); then for those that hold it only with gaps and can
 /// still rank.
 fn best_matches(query: &str, parts: &[&SymbolPart], kept: usize) -> Vec<Scored> {
@@ -181,7 +181,7 @@ fn best_matches(query: &str, parts: &[&SymbolPart], kept: usize) -> Vec<Scored> 
     let mut cursors = vec![0usize; parts.len()];
     let mut found: Vec<Scored> = Vec::new();
     let mut cut: Option<Rank> = None;
-    let mut mode = Mode::All;
+    let mut sweep = None;
     // Where the sweep for runs started, for the sweep for gaps to start there too.
     let mut runs_from = None;
     let (mut from, mut target) = (0, kept.saturating_mul(2));
@@ -193,7 +193,7 @@ fn best_matches(query: &str, parts: &[&SymbolPart], kept: usize) -> Vec<Scored> 
             count += lengths[to];
             to += 1;
         }
-        let window = Window { shorter_than: if to == lengths.len() { u32::MAX } else { to as u32 }, cut, mode };
+        let window = Window { shorter_than: if to == lengths.len() { u32::MAX } else { to as u32 }, cut, sweep };
         let (matches, scored) = cursors
             .par_iter_mut()
             .enumerate()
@@ -215,13 +215,13 @@ fn best_matches(query: &str, parts: &[&SymbolPart], kept: usize) -> Vec<Scored> 
         keep_best(&mut found, kept, &mut cut);
         let crowded = from > 0 && scored > kept;
         (from, target) = (to, target.saturating_mul(2));
-        match mode {
-            Mode::All if crowded && cut.is_some() && scorer.bound.is_some_and(|bound| bound.has_runs()) => {
-                mode = Mode::Runs;
+        match sweep {
+            None if crowded && cut.is_some() && scorer.bound.is_some_and(|bound| bound.has_runs()) => {
+                sweep = Some(Sweep::Runs);
                 runs_from = Some((from, target, cursors.clone()));
             }
-            Mode::Runs if from == lengths.len() => {
-                mode = Mode::Gaps;
+            Some(Sweep::Runs) if from == lengths.len() => {
+                sweep = Some(Sweep::Gaps);
                 if let Some(start) = runs_from.take() {
                     (from, target, cursors) = start;
                 }
@@ -257,20 +257,8 @@ struct Window {
     shorter_than: u32,
     /// Only names that can rank at or above this.
     cut: Option<Rank>,
-    /// Which of those.
-    mode: Mode,
-}
-
-/// Which names a search scores.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    /// Every name that can rank.
-    All,
-    /// The names that hold the query as a run ([`Bound::judge_runs`]).
-    Runs,
-    /// The names that hold it only with gaps ([`Bound::judge_gaps`]), once every name that
-    /// holds it as a run has been swept.
-    Gaps,
+    /// Only those of this sweep, if the search sweeps twice.
+    sweep: Option<Sweep>,
 }
 
 /// A query, ready to score names.
@@ -317,7 +305,7 @@ impl<'q> Scorer<'q> {
         window: Window,
         found: &mut Vec<Scored>,
     ) -> usize {
-        let Window { shorter_than, cut, mode } = window;
+        let Window { shorter_than, cut, sweep } = window;
         if self.none_can_rank(symbols, *cursor, cut) {
             *cursor = symbols.entries.len();
             return 0;
@@ -331,10 +319,9 @@ impl<'q> Scorer<'q> {
                     continue;
                 }
                 let name = || symbols.name(entry);
-                let verdict = match (cut, self.bound, mode) {
-                    (_, Some(bound), Mode::Runs) => bound.judge_runs(entry.placing, entry.len(), name, cut),
-                    (_, Some(bound), Mode::Gaps) => bound.judge_gaps(entry.placing, entry.len(), name, cut),
-                    (Some(cut), Some(bound), Mode::All) => bound.judge(entry.placing, entry.len(), name, cut),
+                let verdict = match (cut, self.bound, sweep) {
+                    (_, Some(bound), Some(sweep)) => bound.judge_sweep(sweep, entry.placing, entry.len(), name, cut),
+                    (Some(cut), Some(bound), None) => bound.judge(entry.placing, entry.len(), name, cut),
                     _ => Verdict::Score,
                 };
                 let score = match verdict {
