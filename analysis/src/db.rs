@@ -206,7 +206,12 @@ pub fn file_element_ids(db: &dyn Db, file: SourceFile) -> Vec<Arc<ElemId>> {
     if let Some(ids) = file.buffer_ids(db) {
         return ids.to_vec();
     }
-    file_fragments(db, file).fragments.iter().map(|f| Arc::new(f.id.clone())).collect()
+    ids_of(&file_fragments(db, file).fragments)
+}
+
+/// The IDs of `fragments`, in order.
+pub(crate) fn ids_of(fragments: &[Fragment]) -> Vec<Arc<ElemId>> {
+    fragments.iter().map(|f| Arc::new(f.id.clone())).collect()
 }
 
 /// Whether `ids` are the IDs of `fragments`, in order.

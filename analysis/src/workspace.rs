@@ -946,7 +946,7 @@ impl LoadedWorkspace {
                 return;
             }
             let durability = if current.is_some() { salsa::Durability::LOW } else { ON_DISK };
-            (Some(fragments.iter().map(|f| Arc::new(f.id.clone())).collect()), durability)
+            (Some(crate::db::ids_of(fragments).into()), durability)
         } else if current.is_some() {
             (None, ON_DISK)
         } else {
