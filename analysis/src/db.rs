@@ -73,6 +73,26 @@ pub struct Workspace {
     /// Which hcldec spec describes which HCL files (the settings' globs, then `.nacl-ls.toml`'s).
     #[returns(ref)]
     pub spec_rules: crate::hcldec::schema::SpecRules,
+    /// The editor's HCL and ARM buffers with no file on disk, sorted by path. They define no
+    /// elements, so they are kept apart from `files`, with low durability: opening or closing
+    /// one does not make salsa check the results of every file again, as a change of `files`
+    /// does (a NaCl buffer with no file on disk joins `files`: it defines elements).
+    #[default]
+    #[returns(ref)]
+    pub unsaved: Vec<SourceFile>,
+}
+
+/// The file at `path`, among the workspace's files and then its unsaved buffers (read only when
+/// it is not a file: what finds a file on disk does not depend on them).
+pub fn find_file(db: &dyn Db, workspace: Workspace, path: &std::path::Path) -> Option<SourceFile> {
+    [workspace.files(db), workspace.unsaved(db)]
+        .into_iter()
+        .find_map(|files| files.binary_search_by(|f| f.path(db).as_path().cmp(path)).ok().map(|i| files[i]))
+}
+
+/// Every file of the workspace: its files, then its unsaved buffers.
+pub fn every_file(db: &dyn Db, workspace: Workspace) -> impl Iterator<Item = SourceFile> + '_ {
+    workspace.files(db).iter().chain(workspace.unsaved(db)).copied()
 }
 
 /// The files `file("...")` may name: the regular files of the static-resources folders, and the

@@ -360,12 +360,9 @@ pub fn completions(workspace: &LoadedWorkspace, path: &Path, offset: TextSize) -
         Language::Arm => {
             let Some(file) = workspace.file(path) else { return Completions::default() };
             let db = &workspace.db;
-            let types: Vec<String> = workspace
-                .workspace
-                .files(db)
-                .iter()
+            let types: Vec<String> = crate::db::every_file(db, workspace.workspace)
                 .filter(|f| f.language(db) == Language::Arm)
-                .flat_map(|&f| arm::resource_types(db, f).iter().cloned())
+                .flat_map(|f| arm::resource_types(db, f).iter().cloned())
                 .collect();
             let root = arm::parse(db, file).syntax();
             arm::ide::completions(&root, arm::semantic_model(db, file), file.text(db).get(), offset, &types)

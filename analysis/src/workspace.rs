@@ -247,6 +247,7 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     let workspace = Workspace::builder(layout, source_files, static_files, WorkspaceState::none(), spec_rules)
         .durability(ON_DISK)
         .state_durability(salsa::Durability::HIGH)
+        .unsaved_durability(salsa::Durability::LOW)
         .new(&db);
     LoadedWorkspace {
         db,
@@ -339,16 +340,29 @@ struct PartHashes {
 fn part_hashes(db: &dyn crate::db::Db, workspace: Workspace, part: usize) -> PartHashes {
     let mut hashes = PartHashes { texts: Vec::new(), files: 0 };
     for &file in crate::db::part_files(db, workspace, part) {
-        // (A text not read yet is known by the hash the cache vouched for.)
-        let text_hash = file.read_hash(db).unwrap_or_else(|| crate::cache::text_hash(file.text(db).get()));
-        let mut hasher = xxhash_rust::xxh3::Xxh3Default::new();
-        put_bytes(&mut hasher, file.path(db).as_os_str().as_encoded_bytes());
-        put_bytes(&mut hasher, file.language(db).name().as_bytes());
-        hasher.update(&text_hash.to_le_bytes());
+        let (text_hash, file_hash) = file_hashes(db, file);
         hashes.texts.push(text_hash);
-        hashes.files = hashes.files.wrapping_add(hasher.digest());
+        hashes.files = hashes.files.wrapping_add(file_hash);
     }
     hashes
+}
+
+/// The hash of a file's text, and of its path, language and text together.
+fn file_hashes(db: &dyn crate::db::Db, file: SourceFile) -> (u64, u64) {
+    // (A text not read yet is known by the hash the cache vouched for.)
+    let text_hash = file.read_hash(db).unwrap_or_else(|| crate::cache::text_hash(file.text(db).get()));
+    let mut hasher = xxhash_rust::xxh3::Xxh3Default::new();
+    put_bytes(&mut hasher, file.path(db).as_os_str().as_encoded_bytes());
+    put_bytes(&mut hasher, file.language(db).name().as_bytes());
+    hasher.update(&text_hash.to_le_bytes());
+    (text_hash, hasher.digest())
+}
+
+/// Puts `file` into `files`, which are sorted by path, at its place.
+fn insert_sorted(db: &RootDatabase, files: &mut Vec<SourceFile>, file: SourceFile) {
+    let path = file.path(db);
+    let at = files.partition_point(|f| f.path(db) < path);
+    files.insert(at, file);
 }
 
 /// Feeds `bytes` to `hasher` after their length, so that two fields cannot run into each other.
@@ -382,6 +396,10 @@ fn fingerprint(db: &dyn crate::db::Db, workspace: Workspace) -> u64 {
     let parts = crate::db::part_count(db, workspace);
     let files = (0..parts).fold(0u64, |sum, part| sum.wrapping_add(part_hashes(db, workspace, part).files));
     hasher.update(&files.to_le_bytes());
+    count(&mut hasher, workspace.unsaved(db).len());
+    for &file in workspace.unsaved(db) {
+        hasher.update(&file_hashes(db, file).1.to_le_bytes());
+    }
     let StaticFiles { files: static_files, refused } = workspace.static_files(db);
     count(&mut hasher, static_files.len());
     for file in static_files {
@@ -426,11 +444,7 @@ impl LoadedWorkspace {
         filter: Option<&Path>,
         progress: &(dyn Fn(usize, usize) + Sync),
     ) -> Vec<FileReport> {
-        let files: Vec<SourceFile> = self
-            .workspace
-            .files(&self.db)
-            .iter()
-            .copied()
+        let files: Vec<SourceFile> = crate::db::every_file(&self.db, self.workspace)
             .filter(|f| filter.is_none_or(|prefix| f.path(&self.db).starts_with(prefix)))
             .collect();
         if let Some(cached) = self.cached_reports() {
@@ -560,11 +574,8 @@ impl LoadedWorkspace {
     /// ([`crate::diagnostics::own_diagnostics`], and files that could not be read), for the
     /// files with any, by path. Computes what [`LoadedWorkspace::compute_file_results`] has not.
     pub fn own_reports(&self) -> Vec<FileReport> {
-        let mut reports: Vec<FileReport> = self
-            .workspace
-            .files(&self.db)
-            .iter()
-            .filter_map(|&file| {
+        let mut reports: Vec<FileReport> = crate::db::every_file(&self.db, self.workspace)
+            .filter_map(|file| {
                 let diagnostics = crate::diagnostics::own_diagnostics(&self.db, file);
                 (!diagnostics.is_empty()).then(|| {
                     let text = file.text(&self.db).get().clone();
@@ -600,7 +611,8 @@ impl LoadedWorkspace {
     /// diagnostics), then the element index's parts, in parallel, as a workspace-wide pass needs
     /// them all: the index itself only has the parts to join.
     pub fn compute_file_results(&self) {
-        self.par_map(self.workspace.files(&self.db), |db, &file| match file.language(db) {
+        let files: Vec<SourceFile> = crate::db::every_file(&self.db, self.workspace).collect();
+        self.par_map(&files, |db, &file| match file.language(db) {
             Language::Nacl => {
                 crate::db::file_element_ids(db, file);
             }
@@ -827,6 +839,7 @@ impl LoadedWorkspace {
         )
         .durability(ON_DISK)
         .state_durability(salsa::Durability::HIGH)
+        .unsaved_durability(salsa::Durability::LOW)
         .new(&db);
         LoadedWorkspace {
             db,
@@ -853,8 +866,7 @@ impl LoadedWorkspace {
 
     /// The file at `path`, if the workspace has it.
     pub fn file(&self, path: &Path) -> Option<SourceFile> {
-        let files = self.workspace.files(&self.db);
-        files.binary_search_by(|f| f.path(&self.db).as_path().cmp(path)).ok().map(|i| files[i])
+        crate::db::find_file(&self.db, self.workspace, path)
     }
 
     /// The current text of the file at `path`.
@@ -911,6 +923,13 @@ impl LoadedWorkspace {
                 file.set_text(&mut self.db).with_durability(durability).to(FileText::read(text));
             }
             self.set_buffer_ids(file, durability);
+            // A buffer saved to disk for the first time joins the files.
+            if durability == ON_DISK && self.workspace.unsaved(&self.db).contains(&file) {
+                self.take_unsaved(file);
+                let mut files = self.workspace.files(&self.db).clone();
+                insert_sorted(&self.db, &mut files, file);
+                self.workspace.set_files(&mut self.db).with_durability(ON_DISK).to(files);
+            }
             return file;
         }
         let language = self.languages.language_of(path).unwrap_or(Language::Nacl);
@@ -918,10 +937,15 @@ impl LoadedWorkspace {
             .durability(durability)
             .new(&self.db);
         self.set_buffer_ids(file, durability);
-        let mut files = self.workspace.files(&self.db).clone();
-        let at = files.partition_point(|f| f.path(&self.db).as_path() < path);
-        files.insert(at, file);
-        self.workspace.set_files(&mut self.db).with_durability(ON_DISK).to(files);
+        if durability == salsa::Durability::LOW && language != Language::Nacl {
+            let mut unsaved = self.workspace.unsaved(&self.db).clone();
+            insert_sorted(&self.db, &mut unsaved, file);
+            self.workspace.set_unsaved(&mut self.db).with_durability(salsa::Durability::LOW).to(unsaved);
+        } else {
+            let mut files = self.workspace.files(&self.db).clone();
+            insert_sorted(&self.db, &mut files, file);
+            self.workspace.set_files(&mut self.db).with_durability(ON_DISK).to(files);
+        }
         file
     }
 
@@ -973,12 +997,23 @@ impl LoadedWorkspace {
     /// Takes a file out of the workspace (deleted on disk, or a closed buffer that never was a file).
     pub fn remove_file(&mut self, path: &Path) {
         use salsa::Setter;
-        if self.file(path).is_none() {
+        let Some(file) = self.file(path) else { return };
+        if self.take_unsaved(file) {
             return;
         }
         let mut files = self.workspace.files(&self.db).clone();
-        files.retain(|f| f.path(&self.db) != path);
+        files.retain(|&f| f != file);
         self.workspace.set_files(&mut self.db).with_durability(ON_DISK).to(files);
+    }
+
+    /// Takes `file` out of the unsaved buffers, if it is one of them.
+    fn take_unsaved(&mut self, file: SourceFile) -> bool {
+        use salsa::Setter;
+        let mut unsaved = self.workspace.unsaved(&self.db).clone();
+        let Some(at) = unsaved.iter().position(|&f| f == file) else { return false };
+        unsaved.remove(at);
+        self.workspace.set_unsaved(&mut self.db).with_durability(salsa::Durability::LOW).to(unsaved);
+        true
     }
 
     /// Applies paths created, changed or deleted on disk to the list of static files, in time
@@ -1118,13 +1153,46 @@ mod tests {
         assert_eq!(loaded.revision(), opened, "closed as it is on disk: nothing is written");
         loaded.set_file_text(&path, Text::from("salto.t a {\n  x = 1\n}\nsalto.t b {\n}\n"));
         assert_eq!(ids(&loaded), 2);
+        let edited = disk_revision(&loaded);
         loaded.reload_file(&path);
+        assert_eq!(disk_revision(&loaded), edited, "changes undone as an edit is made");
         assert_eq!(loaded.text_of(&path).as_deref(), Some(on_disk), "unsaved changes are undone");
         assert_eq!(ids(&loaded), 1);
         // Changed on disk later: read again, as any file on disk.
         std::fs::write(&path, "salto.t c {\n}\n").expect("write");
         loaded.set_disk_text(&path, Text::from("salto.t c {\n}\n"));
         assert_eq!(loaded.workspace_symbols("salto.t.instance.c", 10).len(), 1);
+    }
+
+    /// The last revision in which an input at the durability of files on disk changed: each one
+    /// makes salsa check the results of every file again.
+    fn disk_revision(loaded: &LoadedWorkspace) -> salsa::Revision {
+        use salsa::plumbing::ZalsaDatabase;
+        loaded.db.zalsa().last_changed_revision(ON_DISK)
+    }
+
+    #[test]
+    fn an_hcl_buffer_with_no_file_comes_and_goes_without_a_write_at_disk_durability() {
+        let mut loaded = LoadedWorkspace::empty(Path::new("/nowhere"));
+        let (nacl, hcl) = (Path::new("/nowhere/a.nacl"), Path::new("/nowhere/b.hcl"));
+        loaded.set_disk_text(nacl, Text::from("salto.t a {\n}\n"));
+        let on_disk = disk_revision(&loaded);
+        let reported = |l: &LoadedWorkspace| l.check(None).iter().any(|r| r.path == hcl && !r.diagnostics.is_empty());
+        loaded.set_file_text(hcl, Text::from("x = \n"));
+        assert_eq!(loaded.file(hcl).map(|f| f.language(&loaded.db)), Some(Language::Hcl));
+        assert!(reported(&loaded), "an unsaved buffer is checked");
+        loaded.set_file_text(hcl, Text::from("x = 1\n"));
+        assert!(!reported(&loaded));
+        loaded.remove_file(hcl);
+        assert!(loaded.file(hcl).is_none());
+        assert_eq!(disk_revision(&loaded), on_disk, "opened, edited and closed");
+        assert_eq!(loaded.workspace.files(&loaded.db).len(), 1);
+        // Saved, it joins the files; a NaCl buffer with no file joins them at once.
+        loaded.set_file_text(hcl, Text::from("x = 1\n"));
+        loaded.set_disk_text(hcl, Text::from("x = 1\n"));
+        assert!(loaded.workspace.unsaved(&loaded.db).is_empty() && loaded.file(hcl).is_some());
+        loaded.set_file_text(Path::new("/nowhere/c.nacl"), Text::from("salto.t c {\n}\n"));
+        assert_eq!(loaded.workspace.files(&loaded.db).len(), 3);
     }
 
     #[test]

@@ -7,7 +7,7 @@
 use super::{Problem, Severity, Source, body::Body, decode::decode, spec::SpecFile};
 use crate::{
     codes::AnalysisCode,
-    db::{Db, SourceFile, Workspace},
+    db::{Db, SourceFile, Workspace, find_file},
     diagnostics::{Diagnostic, Related},
 };
 use nacl_syntax::{TextRange, TextSize};
@@ -138,11 +138,6 @@ fn normalize(path: &Path) -> Option<PathBuf> {
 /// Whether a file is a spec file (by its name).
 pub fn is_spec_file(path: &Path) -> bool {
     path.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(SPEC_SUFFIX))
-}
-
-fn find_file(db: &dyn Db, workspace: Workspace, path: &Path) -> Option<SourceFile> {
-    let files = workspace.files(db);
-    files.binary_search_by(|f| f.path(db).as_path().cmp(path)).ok().map(|i| files[i])
 }
 
 /// The spec that describes `file`.
