@@ -145,6 +145,18 @@ impl crate::workspace::LoadedWorkspace {
         self.workspace.files(&self.db).len() >= FILTERED_FROM
     }
 
+    /// Builds every part of the word filters (in a workspace that has them), in parallel, so
+    /// that the first search for references does not. They read every byte of text: at 1 GB,
+    /// about 1 s on two cores.
+    pub fn warm_word_filters(&self) {
+        if self.has_word_filters() {
+            let workspace = self.workspace;
+            self.par_map(&self.parts(), |db, &part| {
+                part_words(db, workspace, part);
+            });
+        }
+    }
+
     /// The NaCl files that may mention `name`, on all cores: for a word (see [`is_word`]) in a
     /// workspace with word filters, the files whose filter holds it; otherwise every NaCl file.
     pub fn files_mentioning(&self, name: &str) -> Vec<SourceFile> {

@@ -368,21 +368,14 @@ fn candidate_lengths(parts: &[&SymbolPart], needed: u64) -> Vec<usize> {
 }
 
 impl LoadedWorkspace {
-    /// Builds every part of the symbol table and then, in a workspace that has them, of the
-    /// word filters find references reads ([`crate::mentions`]), in parallel, so that the first
-    /// search does not. The symbol table comes first: it takes about a third of the time (the
-    /// filters read every byte of text; at 1 GB, 0.6 s against 1.05 s on two cores), and a
-    /// search needs it whole.
-    pub fn warm_tables(&self) {
+    /// Builds every part of the symbol table, in parallel, so that the first search does not
+    /// (after a write at the durability of files on disk, such as a file opened, that is salsa
+    /// checking every part again: about 0.1 s at 1 GB).
+    pub fn warm_symbol_table(&self) {
         let (workspace, parts) = (self.workspace, self.parts());
         self.par_map(&parts, |db, &part| {
             symbol_part(db, workspace, part);
         });
-        if self.has_word_filters() {
-            self.par_map(&parts, |db, &part| {
-                crate::mentions::part_words(db, workspace, part);
-            });
-        }
     }
 
     /// The elements and fields best matching `query` (fuzzy, case-insensitive unless it has

@@ -346,17 +346,19 @@ pub fn shown_diagnostics<'a>(
 }
 
 /// Builds the tables workspace symbols and find references search in `workspace` (a snapshot
-/// of the root at `path`), after every file's results (a check served from the cache computed
-/// none) and the cache's writing, if due. What is built already is only checked to be current.
-/// A write cancels it; the writer starts it again once the writes stop
+/// of the root at `path`): the symbol table first (a search needs it whole, and it is the
+/// quicker), then every file's results (a check served from the cache computed none) and the
+/// cache's writing, if due, then the word filters. What is built already is only checked to be
+/// current. A write cancels it; the writer starts it again once the writes stop
 /// ([`Writer::outdate_tables`]).
 fn build_tables(workspace: &LoadedWorkspace, path: &Path) {
     let warm = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        workspace.warm_symbol_table();
         workspace.compute_file_results();
         if let Err(error) = workspace.save_cache() {
             tracing::warn!("cannot write the cache of {}: {error}", path.display());
         }
-        workspace.warm_tables()
+        workspace.warm_word_filters();
     }));
     match warm {
         Ok(()) => {}
