@@ -169,29 +169,59 @@ impl<'q> Bound<'q> {
     }
 
     /// What a search does with a name of `len` bytes placed as `placing`, given the `cut` (the
-    /// rank of the last match it keeps so far); `name` is read only when a run decides.
-    ///
-    /// Beyond [`Bound::score`]: a name that does not hold the query as one run of characters
-    /// matches it with a gap, which costs at least [`PENALTY_GAP_START`] (after a matched
-    /// character, so the score does not floor at zero there). Where that decides, the name is
-    /// read once: without a run it is skipped; with one at a place that earns the bonus the
-    /// bound assumed (its start, or after a `.`), every character of the run earns it and the
-    /// score is the bound. Names beyond ASCII may match a run once normalized: no gap is
-    /// assumed in them.
+    /// rank of the last match it keeps so far); `name` is read only when the bound does not
+    /// decide ([`Bound::judge_name`]).
     pub(super) fn judge<'n>(&self, placing: Placing, len: u32, name: impl FnOnce() -> &'n str, cut: Rank) -> Verdict {
         let best = self.score(placing);
         if (std::cmp::Reverse(best), len) > cut {
             return Verdict::Skip;
         }
-        let gapped = (std::cmp::Reverse(best.saturating_sub(PENALTY_GAP_START)), len);
-        if gapped <= cut {
-            return Verdict::Score;
+        self.judge_name(placing, best, len, name, Some(cut), None)
+    }
+
+    /// What a search does with `name` (`len` bytes placed as `placing`, which can score `best`
+    /// at most) that its bound alone does not skip, given the `cut` and, in a search that sweeps
+    /// twice, the `sweep`.
+    ///
+    /// A name that holds the query as one run at a place that earns the bonus the bound assumed
+    /// (its start, or after a `.`) earns it with every character: its score is the bound. A
+    /// name that holds it only with gaps loses at least [`Bound::gap_cost`], and is skipped
+    /// when that leaves it below the cut. Names beyond ASCII may match a run once normalized:
+    /// no gap is assumed in them.
+    fn judge_name<'n>(
+        &self,
+        placing: Placing,
+        best: u32,
+        len: u32,
+        name: impl FnOnce() -> &'n str,
+        cut: Option<Rank>,
+        sweep: Option<Sweep>,
+    ) -> Verdict {
+        let mut read = None;
+        let run = self.run_in(placing, || *read.insert(name()));
+        match (run, sweep) {
+            (Run::Earning, None | Some(Sweep::Runs)) => Verdict::Known(best),
+            (Run::Elsewhere, None | Some(Sweep::Runs)) => Verdict::Score,
+            (Run::None, None | Some(Sweep::Gaps)) => match read.and_then(|name| self.gap_cost(name.as_bytes())) {
+                Some(cost) if cut.is_none_or(|cut| (std::cmp::Reverse(best.saturating_sub(cost)), len) <= cut) => {
+                    Verdict::Score
+                }
+                _ => Verdict::Skip,
+            },
+            _ => Verdict::Skip,
         }
-        match self.run_in(placing, name) {
-            Run::None => Verdict::Skip,
-            Run::Earning => Verdict::Known(best),
-            Run::Elsewhere => Verdict::Score,
-        }
+    }
+
+    /// The least a name that holds the query only with gaps loses to them; `None` when it does
+    /// not hold the query at all. nucleo takes [`PENALTY_GAP_START`] for the first character of
+    /// a gap and one point for each next one, so a match over a span of `w` characters of the
+    /// name loses at least `w - len + 2` (the shortest span is found here, ignoring case); but a
+    /// score does not fall below zero, so a gap takes at most the points of the characters
+    /// matched before it, [`SCORE_MATCH`] or more.
+    fn gap_cost(&self, name: &[u8]) -> Option<u32> {
+        let span = shortest_span(self.query.as_bytes(), name)?;
+        let gaps = u32::try_from(span - self.query.len()).unwrap_or(u32::MAX);
+        Some(gaps.saturating_add(PENALTY_GAP_START - 1).clamp(PENALTY_GAP_START, SCORE_MATCH))
     }
 
     /// How `name` (placed as `placing`) holds the query, for a search that looks for runs
@@ -217,7 +247,7 @@ impl<'q> Bound<'q> {
     /// What a search that sweeps the names twice ([`Sweep`]) does with a name that can rank at
     /// or above `cut` (when there is one) in this `sweep`: the sweep for runs knows the score of
     /// a run that earns the bound, scores another run and skips a name without one; the sweep
-    /// for gaps scores only a name without a run.
+    /// for gaps scores only a name without a run that its gaps leave able to rank.
     pub(super) fn judge_sweep<'n>(
         &self,
         sweep: Sweep,
@@ -234,11 +264,7 @@ impl<'q> Bound<'q> {
         if cut.is_some_and(|cut| (std::cmp::Reverse(most), len) > cut) {
             return Verdict::Skip;
         }
-        match (sweep, self.run_in(placing, name)) {
-            (Sweep::Runs, Run::Earning) => Verdict::Known(best),
-            (Sweep::Runs, Run::Elsewhere) | (Sweep::Gaps, Run::None) => Verdict::Score,
-            _ => Verdict::Skip,
-        }
+        self.judge_name(placing, best, len, name, cut, Some(sweep))
     }
 
     /// Where `name` (placed as `placing`, a name of ASCII) holds the query as one run. A run
@@ -258,7 +284,8 @@ impl<'q> Bound<'q> {
             _ => !at_start && (!name[at - 1].is_ascii_alphanumeric() || !name[at].is_ascii_alphanumeric()),
         };
         let mut found = Run::None;
-        for at in 0..=name.len() - query.len() {
+        let (lower, upper) = (self.first, self.first.to_ascii_uppercase());
+        for at in memchr::memchr2_iter(lower, upper, &name[..=name.len() - query.len()]) {
             let run = &name[at..at + query.len()];
             if !run.eq_ignore_ascii_case(query) {
                 continue;
@@ -269,6 +296,43 @@ impl<'q> Bound<'q> {
             found = Run::Elsewhere;
         }
         found
+    }
+}
+
+/// The length of the shortest piece of `name` that holds `query` (ignoring ASCII case) as a
+/// subsequence; `None` when no piece does. Each piece found ends at the first place the query
+/// can be completed from where the last piece started, and starts at the last place it can
+/// start from there; the next search starts just after that start.
+fn shortest_span(query: &[u8], name: &[u8]) -> Option<usize> {
+    let find = |byte: u8, from: usize| {
+        let found = memchr::memchr2(byte.to_ascii_lowercase(), byte.to_ascii_uppercase(), name.get(from..)?);
+        found.map(|at| at + from)
+    };
+    let find_before =
+        |byte: u8, end: usize| memchr::memrchr2(byte.to_ascii_lowercase(), byte.to_ascii_uppercase(), name.get(..end)?);
+    let (_, before_last) = query.split_last()?;
+    let mut shortest: Option<usize> = None;
+    let mut from = 0;
+    loop {
+        // Forward: where the query is completed, matching each of its characters in turn.
+        let mut end = None;
+        for &byte in query {
+            let Some(at) = find(byte, end.map_or(from, |end| end + 1)) else { return shortest };
+            end = Some(at);
+        }
+        let Some(end) = end else { return shortest };
+        // Backward from there: the last place it can start.
+        let mut start = end;
+        for &byte in before_last.iter().rev() {
+            let Some(at) = find_before(byte, start) else { return shortest };
+            start = at;
+        }
+        let span = end - start + 1;
+        shortest = Some(shortest.map_or(span, |s| s.min(span)));
+        if span == query.len() {
+            return shortest;
+        }
+        from = start + 1;
     }
 }
 
@@ -344,6 +408,28 @@ mod tests {
     }
 
     #[test]
+    fn the_shortest_span_of_a_query_in_a_name() {
+        assert_eq!(shortest_span(b"ob0", b"crm.Object10__c"), Some(8));
+        assert_eq!(shortest_span(b"ab", b"a_a_b_ab"), Some(2));
+        assert_eq!(shortest_span(b"ab", b"axxbab"), Some(2));
+        assert_eq!(shortest_span(b"AB", b"xaYyb"), Some(4), "either case");
+        assert_eq!(shortest_span(b"ab", b"ba"), None);
+        assert_eq!(shortest_span(b"", b"ab"), None);
+    }
+
+    #[test]
+    fn gaps_wider_than_the_cut_allows_are_not_scored() {
+        let Some(bound) = Bound::of("object0") else { panic!("a plain query") };
+        let (near, far) = ("crm.Object10__c.field.Name", "crm.Object1__c.field.Region0");
+        let best = bound.score(Placing::of(near));
+        let cut = (std::cmp::Reverse(best - PENALTY_GAP_START), 40);
+        assert_eq!(bound.judge(Placing::of(near), 26, || near, cut), Verdict::Score);
+        assert_eq!(bound.judge(Placing::of(far), 28, || far, cut), Verdict::Skip);
+        let (near, far) = (nucleo("object0", near).unwrap_or(0), nucleo("object0", far).unwrap_or(0));
+        assert!(0 < far && far < near && near <= best - PENALTY_GAP_START, "{far} {near}");
+    }
+
+    #[test]
     fn a_long_query_is_not_looked_for_in_names() {
         let query = "a".repeat(LONGEST_RUN + 1);
         let Some(bound) = Bound::of(&query) else { panic!("a plain query") };
@@ -411,13 +497,15 @@ mod tests {
                 prop_assert!(run != Run::Earning, "{query:?} in {name:?}: no match");
                 return Ok(());
             };
+            let cost = bound.gap_cost(name.as_bytes()).unwrap_or(0);
             match run {
                 Run::Earning => prop_assert_eq!(score, best, "{:?} in {:?}", query, name),
-                Run::None => prop_assert!(score + PENALTY_GAP_START <= best, "{query:?} in {name:?}: {score}"),
+                Run::None => prop_assert!(score + cost <= best && cost >= PENALTY_GAP_START, "{query:?} in {name:?}: {score}, cost {cost}"),
                 Run::Elsewhere => {}
             }
-            // Cuts at the name's own rank and around where a run decides.
-            for at in [score, score.saturating_sub(1), best.saturating_sub(2), best.saturating_sub(1), best] {
+            // Cuts at the name's own rank and around where a run or a gap decides.
+            let around = |at: u32| [at.saturating_sub(1), at, at + 1];
+            for at in [score, best.saturating_sub(2), best].into_iter().chain(around(best.saturating_sub(cost))).flat_map(around) {
                 let cut = (std::cmp::Reverse(at), len);
                 match bound.judge(placing, len, || &name, cut) {
                     Verdict::Skip => prop_assert!(at > score, "{query:?} in {name:?}: {score}, cut {at}"),
