@@ -169,43 +169,39 @@ impl<'q> Bound<'q> {
     }
 
     /// What a search does with a name of `len` bytes placed as `placing`, given the `cut` (the
-    /// rank of the last match it keeps so far); `name` is read only when the bound does not
-    /// decide ([`Bound::judge_name`]).
-    pub(super) fn judge<'n>(&self, placing: Placing, len: u32, name: impl FnOnce() -> &'n str, cut: Rank) -> Verdict {
-        let best = self.score(placing);
-        if (std::cmp::Reverse(best), len) > cut {
-            return Verdict::Skip;
-        }
-        self.judge_name(placing, best, len, name, Some(cut), None)
-    }
-
-    /// What a search does with `name` (`len` bytes placed as `placing`, which can score `best`
-    /// at most) that its bound alone does not skip, given the `cut` and, in a search that sweeps
-    /// twice, the `sweep`.
+    /// rank of the last match it keeps so far, if any) and, in a search that sweeps the names
+    /// twice ([`Sweep`]), the `sweep`. `name` is read only when the bound does not decide.
     ///
     /// A name that holds the query as one run at a place that earns the bonus the bound assumed
-    /// (its start, or after a `.`) earns it with every character: its score is the bound. A
-    /// name that holds it only with gaps loses at least [`Bound::gap_cost`], and is skipped
-    /// when that leaves it below the cut. Names beyond ASCII may match a run once normalized:
-    /// no gap is assumed in them.
-    fn judge_name<'n>(
+    /// (its start, or after a `.`) earns it with every character: its score is the bound,
+    /// known unscored. A name that holds it only with gaps loses at least [`Bound::gap_cost`],
+    /// and is skipped when that leaves it below the cut. The sweep for runs skips a name
+    /// without one; the sweep for gaps, a name with one. Names beyond ASCII may match a run
+    /// once normalized: no gap is assumed in them.
+    pub(super) fn judge<'n>(
         &self,
         placing: Placing,
-        best: u32,
         len: u32,
         name: impl FnOnce() -> &'n str,
         cut: Option<Rank>,
         sweep: Option<Sweep>,
     ) -> Verdict {
+        let best = self.score(placing);
+        let most = match sweep {
+            Some(Sweep::Gaps) => best.saturating_sub(PENALTY_GAP_START),
+            _ => best,
+        };
+        let can_rank = |score: u32| cut.is_none_or(|cut| (std::cmp::Reverse(score), len) <= cut);
+        if !can_rank(most) {
+            return Verdict::Skip;
+        }
         let mut read = None;
         let run = self.run_in(placing, || *read.insert(name()));
         match (run, sweep) {
             (Run::Earning, None | Some(Sweep::Runs)) => Verdict::Known(best),
             (Run::Elsewhere, None | Some(Sweep::Runs)) => Verdict::Score,
             (Run::None, None | Some(Sweep::Gaps)) => match read.and_then(|name| self.gap_cost(name.as_bytes())) {
-                Some(cost) if cut.is_none_or(|cut| (std::cmp::Reverse(best.saturating_sub(cost)), len) <= cut) => {
-                    Verdict::Score
-                }
+                Some(cost) if can_rank(best.saturating_sub(cost)) => Verdict::Score,
                 _ => Verdict::Skip,
             },
             _ => Verdict::Skip,
@@ -242,29 +238,6 @@ impl<'q> Bound<'q> {
     /// written to be alike would make a longer search quadratic).
     pub(super) fn has_runs(&self) -> bool {
         (2..=LONGEST_RUN).contains(&self.query.len())
-    }
-
-    /// What a search that sweeps the names twice ([`Sweep`]) does with a name that can rank at
-    /// or above `cut` (when there is one) in this `sweep`: the sweep for runs knows the score of
-    /// a run that earns the bound, scores another run and skips a name without one; the sweep
-    /// for gaps scores only a name without a run that its gaps leave able to rank.
-    pub(super) fn judge_sweep<'n>(
-        &self,
-        sweep: Sweep,
-        placing: Placing,
-        len: u32,
-        name: impl FnOnce() -> &'n str,
-        cut: Option<Rank>,
-    ) -> Verdict {
-        let best = self.score(placing);
-        let most = match sweep {
-            Sweep::Runs => best,
-            Sweep::Gaps => best.saturating_sub(PENALTY_GAP_START),
-        };
-        if cut.is_some_and(|cut| (std::cmp::Reverse(most), len) > cut) {
-            return Verdict::Skip;
-        }
-        self.judge_name(placing, best, len, name, cut, Some(sweep))
     }
 
     /// Where `name` (placed as `placing`, a name of ASCII) holds the query as one run. A run
@@ -348,7 +321,7 @@ pub(super) enum Verdict {
 }
 
 /// One of the two sweeps of a search that looks for the query as a run of characters before
-/// looking for it with gaps ([`Bound::judge_sweep`]).
+/// looking for it with gaps ([`Bound::judge`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Sweep {
     /// The names that hold it as a run (and those not looked at for runs).
@@ -401,9 +374,9 @@ mod tests {
         let best = bound.score(Placing::of(held));
         assert_eq!(best, bound.score(Placing::of(gapped)));
         let cut = (std::cmp::Reverse(best), 9);
-        assert_eq!(bound.judge(Placing::of(held), 8, || held, cut), Verdict::Known(best));
+        assert_eq!(bound.judge(Placing::of(held), 8, || held, Some(cut), None), Verdict::Known(best));
         assert_eq!(nucleo("ob2", held), Some(best));
-        assert_eq!(bound.judge(Placing::of(gapped), 9, || gapped, cut), Verdict::Skip);
+        assert_eq!(bound.judge(Placing::of(gapped), 9, || gapped, Some(cut), None), Verdict::Skip);
         assert!(nucleo("ob2", gapped).is_some_and(|score| score < best));
     }
 
@@ -423,8 +396,8 @@ mod tests {
         let (near, far) = ("crm.Object10__c.field.Name", "crm.Object1__c.field.Region0");
         let best = bound.score(Placing::of(near));
         let cut = (std::cmp::Reverse(best - PENALTY_GAP_START), 40);
-        assert_eq!(bound.judge(Placing::of(near), 26, || near, cut), Verdict::Score);
-        assert_eq!(bound.judge(Placing::of(far), 28, || far, cut), Verdict::Skip);
+        assert_eq!(bound.judge(Placing::of(near), 26, || near, Some(cut), None), Verdict::Score);
+        assert_eq!(bound.judge(Placing::of(far), 28, || far, Some(cut), None), Verdict::Skip);
         let (near, far) = (nucleo("object0", near).unwrap_or(0), nucleo("object0", far).unwrap_or(0));
         assert!(0 < far && far < near && near <= best - PENALTY_GAP_START, "{far} {near}");
     }
@@ -435,9 +408,9 @@ mod tests {
         let Some(bound) = Bound::of(&query) else { panic!("a plain query") };
         let placing = Placing::of("crm.a");
         let cut = (std::cmp::Reverse(bound.score(placing)), 1);
-        let verdict = bound.judge(placing, 1_000_000, || panic!("the name is not read"), cut);
+        let verdict = bound.judge(placing, 1_000_000, || panic!("the name is not read"), Some(cut), None);
         assert_eq!(verdict, Verdict::Skip, "longer than the cut");
-        let verdict = bound.judge(placing, 0, || panic!("the name is not read"), cut);
+        let verdict = bound.judge(placing, 0, || panic!("the name is not read"), Some(cut), None);
         assert_eq!(verdict, Verdict::Score);
     }
 
@@ -507,7 +480,7 @@ mod tests {
             let around = |at: u32| [at.saturating_sub(1), at, at + 1];
             for at in [score, best.saturating_sub(2), best].into_iter().chain(around(best.saturating_sub(cost))).flat_map(around) {
                 let cut = (std::cmp::Reverse(at), len);
-                match bound.judge(placing, len, || &name, cut) {
+                match bound.judge(placing, len, || &name, Some(cut), None) {
                     Verdict::Skip => prop_assert!(at > score, "{query:?} in {name:?}: {score}, cut {at}"),
                     Verdict::Known(known) => prop_assert_eq!(known, score, "{:?} in {:?}, cut {}", query, name, at),
                     Verdict::Score => {}

@@ -332,11 +332,9 @@ impl<'q> Scorer<'q> {
                 if entry.chars & self.needed != self.needed {
                     continue;
                 }
-                let name = || symbols.name(entry);
-                let verdict = match (cut, self.bound, sweep) {
-                    (_, Some(bound), Some(sweep)) => bound.judge_sweep(sweep, entry.placing, entry.len(), name, cut),
-                    (Some(cut), Some(bound), None) => bound.judge(entry.placing, entry.len(), name, cut),
-                    _ => Verdict::Score,
+                let verdict = match self.bound {
+                    Some(bound) => bound.judge(entry.placing, entry.len(), || symbols.name(entry), cut, sweep),
+                    None => Verdict::Score,
                 };
                 let score = match verdict {
                     Verdict::Skip => continue,
@@ -395,11 +393,9 @@ impl LoadedWorkspace {
     /// The elements and fields best matching `query` (fuzzy, case-insensitive unless it has
     /// capitals), best first, at most `limit`. Split elements are listed once.
     pub fn workspace_symbols(&self, query: &str, limit: usize) -> Vec<WorkspaceSymbol> {
-        let (workspace, parts) = (self.workspace, self.parts());
         // Parts not built yet (the first search, or parts edited since) are built on all cores.
-        self.par_map(&parts, |db, &part| {
-            symbol_part(db, workspace, part);
-        });
+        self.warm_symbol_table();
+        let (workspace, parts) = (self.workspace, self.parts());
         let parts: Vec<&SymbolPart> = parts.into_iter().map(|part| symbol_part(&self.db, workspace, part)).collect();
         // Best score first; shorter names first among equals, then by name and path. Only the
         // best few are sorted (a short query matches nearly everything): enough to fill `limit`
