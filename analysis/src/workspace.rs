@@ -924,11 +924,8 @@ impl LoadedWorkspace {
             }
             self.set_buffer_ids(file, durability);
             // A buffer saved to disk for the first time joins the files.
-            if durability == ON_DISK && self.workspace.unsaved(&self.db).contains(&file) {
-                self.take_unsaved(file);
-                let mut files = self.workspace.files(&self.db).clone();
-                insert_sorted(&self.db, &mut files, file);
-                self.workspace.set_files(&mut self.db).with_durability(ON_DISK).to(files);
+            if durability == ON_DISK && self.take_unsaved(file) {
+                self.add_to_files(file);
             }
             return file;
         }
@@ -942,11 +939,17 @@ impl LoadedWorkspace {
             insert_sorted(&self.db, &mut unsaved, file);
             self.workspace.set_unsaved(&mut self.db).with_durability(salsa::Durability::LOW).to(unsaved);
         } else {
-            let mut files = self.workspace.files(&self.db).clone();
-            insert_sorted(&self.db, &mut files, file);
-            self.workspace.set_files(&mut self.db).with_durability(ON_DISK).to(files);
+            self.add_to_files(file);
         }
         file
+    }
+
+    /// Puts `file` among the workspace's files, at its place (a write at disk durability).
+    fn add_to_files(&mut self, file: SourceFile) {
+        use salsa::Setter;
+        let mut files = self.workspace.files(&self.db).clone();
+        insert_sorted(&self.db, &mut files, file);
+        self.workspace.set_files(&mut self.db).with_durability(ON_DISK).to(files);
     }
 
     /// Keeps the [`SourceFile::buffer_ids`] of a NaCl file whose text was just set with
