@@ -200,6 +200,8 @@ impl<'q> Bound<'q> {
         match (run, sweep) {
             (Run::Earning, None | Some(Sweep::Runs)) => Verdict::Known(best),
             (Run::Elsewhere, None | Some(Sweep::Runs)) => Verdict::Score,
+            // Without a cut the gaps decide nothing: the name is scored without measuring them.
+            (Run::None, None | Some(Sweep::Gaps)) if cut.is_none() => Verdict::Score,
             (Run::None, None | Some(Sweep::Gaps)) => match read.and_then(|name| self.gap_cost(name.as_bytes())) {
                 Some(cost) if can_rank(best.saturating_sub(cost)) => Verdict::Score,
                 _ => Verdict::Skip,
