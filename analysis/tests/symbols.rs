@@ -102,3 +102,23 @@ fn skipping_names_that_cannot_rank_keeps_the_exhaustive_order() {
         }
     }
 }
+
+#[test]
+fn an_element_split_across_many_files_counts_once_toward_the_limit() {
+    // Twenty fragments of one type tie at the top; the search must still find the next names.
+    let root = Path::new("/nonexistent/split");
+    let mut loaded = LoadedWorkspace::empty(root);
+    for i in 0..20 {
+        let text = format!("type salesforce.Lead {{\n  annotations {{\n    string note{i:02} {{\n    }}\n  }}\n}}\n");
+        loaded.set_file_text(&root.join(format!("lead{i:02}.nacl")), Text::from(text.as_str()));
+    }
+    for i in 0..3 {
+        let text = format!("salesforce.Lead lead{i} {{\n}}\n");
+        loaded.set_file_text(&root.join(format!("records/r{i}.nacl")), Text::from(text.as_str()));
+    }
+    let all = listed(&loaded, "lead", 100);
+    assert_eq!(all.len(), 4, "{all:#?}");
+    for limit in 1..=4 {
+        assert_eq!(listed(&loaded, "lead", limit), all[..limit], "limit {limit}");
+    }
+}

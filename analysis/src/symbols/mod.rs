@@ -4,6 +4,7 @@ use crate::{
     db::{Db, Workspace, file_fragments, part_files},
     elem_id::decode_nacl_case,
     fragments::{FragmentKind, ValueKind},
+    hashing::NameHasher,
     structure::SymbolKind,
     workspace::LoadedWorkspace,
 };
@@ -171,11 +172,12 @@ pub fn symbol_part(db: &dyn Db, workspace: Workspace, part: usize) -> SymbolPart
 /// Names this long or longer are counted together when a search plans its windows.
 const LONG_NAME: usize = 1024;
 
-/// Every match of `query` among the parts' symbols that can rank among the `kept` best (by
-/// [`Scored::rank`], ties at the `kept`th kept), and perhaps some that cannot.
+/// Every match of `query` among the parts' symbols whose name can rank among the `kept` best
+/// names (by [`Scored::rank`], ties at the `kept`th kept; the fragments of a split element share
+/// a name and count once), and perhaps some that cannot.
 ///
 /// Names are scored shortest first, in windows of lengths, the first holding about `2 * kept`
-/// names that have the query's characters, each next one twice as many. Once `kept` matches
+/// names that have the query's characters, each next one twice as many. Once `kept` names
 /// are found, the `kept`th best is a cut: a later name, no shorter than any found, that cannot
 /// score above it ([`Bound`]) cannot rank above it either, and is skipped unscored (a part of
 /// the workspace none of whose names can is skipped at once); found matches below it are
@@ -226,7 +228,9 @@ fn best_matches(query: &str, parts: &[&SymbolPart], kept: usize) -> Vec<Scored> 
                 },
             );
         found.extend(matches);
-        keep_best(&mut found, kept, &mut cut);
+        keep_best(&mut found, kept, &mut cut, |s| {
+            parts[s.part as usize].name(&parts[s.part as usize].entries[s.entry as usize])
+        });
         let crowded = from > 0 && scored > kept;
         (from, target) = (to, target.saturating_mul(2));
         match sweep {
@@ -246,16 +250,30 @@ fn best_matches(query: &str, parts: &[&SymbolPart], kept: usize) -> Vec<Scored> 
     found
 }
 
-/// Once `found` holds `kept` matches, makes the `kept`th best the `cut` (unless it already is
-/// better) and drops the matches below it.
-fn keep_best(found: &mut Vec<Scored>, kept: usize, cut: &mut Option<Rank>) {
+/// Once `found` holds `kept` names (by `name`: the fragments of a split element, which share a
+/// name and so a rank, count once), makes the rank of the `kept`th best the `cut` (unless it
+/// already is better) and drops the matches below it.
+fn keep_best<'p>(found: &mut Vec<Scored>, kept: usize, cut: &mut Option<Rank>, name: impl Fn(&Scored) -> &'p str) {
     if found.len() < kept {
         return;
     }
-    let (_, &mut at_cut, _) = found.select_nth_unstable_by_key(kept - 1, Scored::rank);
-    let at_cut = cut.map_or(at_cut.rank(), |cut| cut.min(at_cut.rank()));
+    // The `kept` best matches are `kept` names unless a split element is among them: only then
+    // are the others sorted too.
+    found.select_nth_unstable_by_key(kept - 1, Scored::rank);
+    let Some(at_cut) = kth_name(&mut found[..kept], kept, &name).or_else(|| kth_name(found, kept, &name)) else {
+        return;
+    };
+    let at_cut = cut.map_or(at_cut, |cut| cut.min(at_cut));
     *cut = Some(at_cut);
     found.retain(|s| s.rank() <= at_cut);
+}
+
+/// The rank of the `kept`th best name among `found` (by `name`), if it holds that many; sorts
+/// `found` by rank.
+fn kth_name<'p>(found: &mut [Scored], kept: usize, name: &impl Fn(&Scored) -> &'p str) -> Option<Rank> {
+    found.sort_unstable_by_key(Scored::rank);
+    let mut names = std::collections::HashSet::with_capacity_and_hasher(kept, NameHasher::default());
+    found.iter().find(|s| names.insert(name(s)) && names.len() == kept).map(Scored::rank)
 }
 
 thread_local! {
@@ -398,12 +416,10 @@ impl LoadedWorkspace {
         let (workspace, parts) = (self.workspace, self.parts());
         let parts: Vec<&SymbolPart> = parts.into_iter().map(|part| symbol_part(&self.db, workspace, part)).collect();
         // Best score first; shorter names first among equals, then by name and path. Only the
-        // best few are sorted (a short query matches nearly everything): enough to fill `limit`
-        // after split elements, listed once per fragment, are merged. They are picked by score
-        // and length alone, then every tie at the cut is kept, so the cut does not change the
-        // order.
-        let kept = limit.saturating_mul(8).max(1);
-        let mut scored = best_matches(query, &parts, kept);
+        // best few are sorted (a short query matches nearly everything): the `limit` best
+        // names, a split element's fragments counted once, and every tie at the cut, so the
+        // cut does not change the order.
+        let mut scored = best_matches(query, &parts, limit.max(1));
         let entry = |s: &Scored| &parts[s.part as usize].entries[s.entry as usize];
         let name = |s: &Scored| parts[s.part as usize].name(entry(s));
         let path = |s: &Scored| &parts[s.part as usize].paths[entry(s).file as usize];
@@ -414,7 +430,6 @@ impl LoadedWorkspace {
                 .then_with(|| path(a).cmp(path(b)))
                 .then(a.entry.cmp(&b.entry))
         });
-        scored.truncate(kept);
         let mut scored: Vec<(&str, &PathBuf, &SymbolEntry)> =
             scored.iter().map(|s| (name(s), path(s), entry(s))).collect();
         scored.dedup_by(|(x, ..), (y, ..)| x == y);
