@@ -16,6 +16,8 @@ const BONUS_START: u32 = 10;
 const BONUS_BOUNDARY: u32 = 8;
 /// The most any other character earns: a camelCase hump, a digit after a letter, a run.
 const BONUS_OTHER: u32 = 5;
+/// The least a character matched right after the one before earns.
+const BONUS_CONSECUTIVE: u32 = 4;
 /// What nucleo takes for the first character of a gap between matched characters.
 const PENALTY_GAP_START: u32 = 3;
 /// The longest query looked for as a run in a name.
@@ -174,8 +176,8 @@ impl<'q> Bound<'q> {
     ///
     /// A name that holds the query as one run at a place that earns the bonus the bound assumed
     /// (its start, or after a `.`) earns it with every character: its score is the bound,
-    /// known unscored. A name that holds it only with gaps loses at least [`Bound::gap_cost`],
-    /// and is skipped when that leaves it below the cut. The sweep for runs skips a name
+    /// known unscored. A name that holds it only with gaps is skipped when
+    /// [`Bound::gapped_most`] leaves it below the cut. The sweep for runs skips a name
     /// without one; the sweep for gaps, a name with one. Names beyond ASCII may match a run
     /// once normalized: no gap is assumed in them.
     pub(super) fn judge<'n>(
@@ -202,24 +204,76 @@ impl<'q> Bound<'q> {
             (Run::Elsewhere, None | Some(Sweep::Runs)) => Verdict::Score,
             // Without a cut the gaps decide nothing: the name is scored without measuring them.
             (Run::None, None | Some(Sweep::Gaps)) if cut.is_none() => Verdict::Score,
-            (Run::None, None | Some(Sweep::Gaps)) => match read.and_then(|name| self.gap_cost(name.as_bytes())) {
-                Some(cost) if can_rank(best.saturating_sub(cost)) => Verdict::Score,
-                _ => Verdict::Skip,
-            },
+            (Run::None, None | Some(Sweep::Gaps)) => {
+                let Some(name) = read.map(str::as_bytes) else { return Verdict::Skip };
+                let Some(span) = shortest_span(self.query.as_bytes(), name) else { return Verdict::Skip };
+                // The width of the gaps alone first: it is quicker to measure, and often enough.
+                let ranks = can_rank(best.saturating_sub(self.span_cost(span)))
+                    && self.gapped_most(name, span).is_some_and(|most| can_rank(most.min(best)));
+                if ranks { Verdict::Score } else { Verdict::Skip }
+            }
             _ => Verdict::Skip,
         }
     }
 
-    /// The least a name that holds the query only with gaps loses to them; `None` when it does
-    /// not hold the query at all. nucleo takes [`PENALTY_GAP_START`] for the first character of
-    /// a gap and one point for each next one, so a match over a span of `w` characters of the
-    /// name loses at least `w - len + 2` (the shortest span is found here, ignoring case); but a
-    /// score does not fall below zero, so a gap takes at most the points of the characters
-    /// matched before it, [`SCORE_MATCH`] or more.
-    fn gap_cost(&self, name: &[u8]) -> Option<u32> {
-        let span = shortest_span(self.query.as_bytes(), name)?;
-        let gaps = u32::try_from(span - self.query.len()).unwrap_or(u32::MAX);
-        Some(gaps.saturating_add(PENALTY_GAP_START - 1).clamp(PENALTY_GAP_START, SCORE_MATCH))
+    /// The least a name loses to gaps when the shortest piece of it that holds the query is
+    /// `span` characters long: nucleo takes [`PENALTY_GAP_START`] for the first character of a
+    /// gap and one point for each next one, so `span - len + 2` at least; but a score does not
+    /// fall below zero, so a gap takes at most the points of the characters matched before it,
+    /// [`SCORE_MATCH`] or more.
+    fn span_cost(&self, span: usize) -> u32 {
+        let gaps = u32::try_from(span.saturating_sub(self.query.len())).unwrap_or(u32::MAX);
+        gaps.saturating_add(PENALTY_GAP_START - 1).clamp(PENALTY_GAP_START, SCORE_MATCH)
+    }
+
+    /// The most a name of ASCII that holds the query only with gaps can score, given the length
+    /// of the shortest piece of it that holds the query (`span`, from [`shortest_span`]);
+    /// `None` when it does not hold the query at all.
+    ///
+    /// Each character of the query can stand only between the first place it can take (the
+    /// query matched from the start of the name, each character as early as it can) and the
+    /// last (matched from the end). There it earns at most the best bonus of a place that holds
+    /// it, or, right after the character before, what that one earned. Where no place lets it
+    /// follow the character before, a gap comes first. The gaps together are at least `span`
+    /// less the query wide; each costs as in [`Bound::span_cost`].
+    fn gapped_most(&self, name: &[u8], span: usize) -> Option<u32> {
+        let query = self.query.as_bytes();
+        let len = query.len();
+        if !(1..=LONGEST_RUN).contains(&len) || span < len {
+            return None;
+        }
+        let is = |at: usize, byte: u8| name.get(at).is_some_and(|b| b.eq_ignore_ascii_case(&byte));
+        // The first and the last place of each character.
+        let (mut first, mut last) = ([0usize; LONGEST_RUN], [0usize; LONGEST_RUN]);
+        let mut from = 0;
+        for (at, &byte) in query.iter().enumerate() {
+            first[at] =
+                from + memchr::memchr2(byte.to_ascii_lowercase(), byte.to_ascii_uppercase(), name.get(from..)?)?;
+            from = first[at] + 1;
+        }
+        let mut end = name.len();
+        for (at, &byte) in query.iter().enumerate().rev() {
+            last[at] = memchr::memrchr2(byte.to_ascii_lowercase(), byte.to_ascii_uppercase(), name.get(..end)?)?;
+            end = last[at];
+        }
+        let (mut earned, mut bonuses, mut gaps) = (0, 0, 0);
+        for (at, &byte) in query.iter().enumerate() {
+            let (mut own, mut follows) = (0, false);
+            for place in (first[at]..=last[at]).filter(|&place| is(place, byte)) {
+                own = own.max(bonus_at(name, place));
+                follows |=
+                    at > 0 && (first[at - 1] + 1..=last[at - 1] + 1).contains(&place) && is(place - 1, query[at - 1]);
+            }
+            earned = if follows { own.max(earned).max(BONUS_CONSECUTIVE) } else { own };
+            // The first character earns its bonus twice.
+            bonuses += if at == 0 { 2 * earned } else { earned };
+            gaps += u32::from(at > 0 && !follows);
+        }
+        let gaps = gaps.max(1);
+        let width = u32::try_from(span - len).unwrap_or(u32::MAX).max(gaps);
+        // Narrowest gaps but one, which takes the rest of the width.
+        let cost = PENALTY_GAP_START * (gaps - 1) + (width - gaps + PENALTY_GAP_START).min(SCORE_MATCH);
+        Some((SCORE_MATCH * len as u32 + bonuses).saturating_sub(cost))
     }
 
     /// How `name` (placed as `placing`) holds the query, for a search that looks for runs
@@ -271,6 +325,28 @@ impl<'q> Bound<'q> {
             found = Run::Elsewhere;
         }
         found
+    }
+}
+
+/// nucleo's bonus for the character at `at` of `name`, or more: a word character's from the
+/// character before it; a character of white space, a delimiter or beyond ASCII, or a word
+/// character after one, is given the most.
+fn bonus_at(name: &[u8], at: usize) -> u32 {
+    let plain = |byte: u8| byte.is_ascii_graphic() && !b"/,:;|".contains(&byte);
+    let here = name.get(at).copied().unwrap_or(0);
+    let Some(before) = at.checked_sub(1).and_then(|before| name.get(before).copied()) else {
+        return BONUS_START;
+    };
+    if !plain(here) || here.is_ascii_alphanumeric() && !plain(before) {
+        BONUS_START
+    } else if !here.is_ascii_alphanumeric() || !before.is_ascii_alphanumeric() {
+        BONUS_BOUNDARY
+    } else if before.is_ascii_lowercase() && here.is_ascii_uppercase()
+        || !before.is_ascii_digit() && here.is_ascii_digit()
+    {
+        BONUS_OTHER
+    } else {
+        0
     }
 }
 
@@ -396,12 +472,25 @@ mod tests {
     fn gaps_wider_than_the_cut_allows_are_not_scored() {
         let Some(bound) = Bound::of("object0") else { panic!("a plain query") };
         let (near, far) = ("crm.Object10__c.field.Name", "crm.Object1__c.field.Region0");
-        let best = bound.score(Placing::of(near));
-        let cut = (std::cmp::Reverse(best - PENALTY_GAP_START), 40);
+        let (near_score, far_score) = (nucleo("object0", near).unwrap_or(0), nucleo("object0", far).unwrap_or(0));
+        assert!(0 < far_score && far_score < near_score, "{far_score} {near_score}");
+        let cut = (std::cmp::Reverse(near_score), 40);
         assert_eq!(bound.judge(Placing::of(near), 26, || near, Some(cut), None), Verdict::Score);
         assert_eq!(bound.judge(Placing::of(far), 28, || far, Some(cut), None), Verdict::Skip);
-        let (near, far) = (nucleo("object0", near).unwrap_or(0), nucleo("object0", far).unwrap_or(0));
-        assert!(0 < far && far < near && near <= best - PENALTY_GAP_START, "{far} {near}");
+    }
+
+    #[test]
+    fn a_gap_before_a_character_that_earns_no_bonus_is_seen() {
+        // `0` follows a digit in every place it can take, and `c` cannot follow `0`: two gaps,
+        // and `0` earns nothing. The bound of the name's placing misses both.
+        let Some(bound) = Bound::of("obj0c") else { panic!("a plain query") };
+        let name = "crm.Object10__c.instance.Record_100000";
+        let score = nucleo("obj0c", name).unwrap_or(0);
+        assert_eq!(
+            shortest_span(b"obj0c", name.as_bytes()).and_then(|span| bound.gapped_most(name.as_bytes(), span)),
+            Some(score)
+        );
+        assert!(score + 10 < bound.score(Placing::of(name)), "{score}");
     }
 
     #[test]
@@ -449,6 +538,18 @@ mod tests {
         }
 
         #[test]
+        fn nucleo_never_scores_a_name_of_ascii_that_holds_the_query_only_with_gaps_above_its_most(
+            name in "[a-cA-C0-2._@/ :-]{1,40}", query in "[a-cA-C0-2._@]{2,6}"
+        ) {
+            let bound = Bound::of(&query).expect("a plain query");
+            let run = name.to_ascii_lowercase().contains(&query.to_ascii_lowercase());
+            if let (false, Some(score)) = (run, nucleo(&query, &name)) {
+                let most = shortest_span(query.as_bytes(), name.as_bytes()).and_then(|span| bound.gapped_most(name.as_bytes(), span));
+                prop_assert!(most.is_some_and(|most| score <= most), "{query:?} in {name:?}: {score}, most {most:?}");
+            }
+        }
+
+        #[test]
         fn the_bound_of_names_together_is_at_least_each_one_s(
             names in proptest::collection::vec(name_and_query(), 1..6), query in "[a-dA-D0-2._@]{0,6}"
         ) {
@@ -472,15 +573,17 @@ mod tests {
                 prop_assert!(run != Run::Earning, "{query:?} in {name:?}: no match");
                 return Ok(());
             };
-            let cost = bound.gap_cost(name.as_bytes()).unwrap_or(0);
+            let span = shortest_span(query.as_bytes(), name.as_bytes());
+            let most = span.and_then(|span| bound.gapped_most(name.as_bytes(), span)).unwrap_or(best).min(best);
+            let most = most.min(best.saturating_sub(span.map_or(0, |span| bound.span_cost(span))));
             match run {
                 Run::Earning => prop_assert_eq!(score, best, "{:?} in {:?}", query, name),
-                Run::None => prop_assert!(score + cost <= best && cost >= PENALTY_GAP_START, "{query:?} in {name:?}: {score}, cost {cost}"),
+                Run::None => prop_assert!(score <= most && most + PENALTY_GAP_START <= best, "{query:?} in {name:?}: {score}, most {most}"),
                 Run::Elsewhere => {}
             }
             // Cuts at the name's own rank and around where a run or a gap decides.
             let around = |at: u32| [at.saturating_sub(1), at, at + 1];
-            for at in [score, best.saturating_sub(2), best].into_iter().chain(around(best.saturating_sub(cost))).flat_map(around) {
+            for at in [score, best.saturating_sub(2), best, most].into_iter().flat_map(around) {
                 let cut = (std::cmp::Reverse(at), len);
                 match bound.judge(placing, len, || &name, Some(cut), None) {
                     Verdict::Skip => prop_assert!(at > score, "{query:?} in {name:?}: {score}, cut {at}"),
