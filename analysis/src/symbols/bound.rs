@@ -189,31 +189,39 @@ impl<'q> Bound<'q> {
         sweep: Option<Sweep>,
     ) -> Verdict {
         let best = self.score(placing);
-        let most = match sweep {
-            Some(Sweep::Gaps) => best.saturating_sub(PENALTY_GAP_START),
-            _ => best,
-        };
         let can_rank = |score: u32| cut.is_none_or(|cut| (std::cmp::Reverse(score), len) <= cut);
-        if !can_rank(most) {
+        if sweep == Some(Sweep::Gaps) {
+            // The sweep for runs had the names not looked at for runs, and those that hold one:
+            // theirs, the shortest piece holding the query is the query.
+            if !can_rank(best.saturating_sub(PENALTY_GAP_START)) || placing.lead == 0 || !self.has_runs() {
+                return Verdict::Skip;
+            }
+            return self.judge_gaps(name().as_bytes(), best, can_rank);
+        }
+        if !can_rank(best) {
             return Verdict::Skip;
         }
         let mut read = None;
-        let run = self.run_in(placing, || *read.insert(name()));
-        match (run, sweep) {
-            (Run::Earning, None | Some(Sweep::Runs)) => Verdict::Known(best),
-            (Run::Elsewhere, None | Some(Sweep::Runs)) => Verdict::Score,
+        match self.run_in(placing, || *read.insert(name())) {
+            Run::Earning => Verdict::Known(best),
+            Run::Elsewhere => Verdict::Score,
+            Run::None if sweep == Some(Sweep::Runs) => Verdict::Skip,
             // Without a cut the gaps decide nothing: the name is scored without measuring them.
-            (Run::None, None | Some(Sweep::Gaps)) if cut.is_none() => Verdict::Score,
-            (Run::None, None | Some(Sweep::Gaps)) => {
-                let Some(name) = read.map(str::as_bytes) else { return Verdict::Skip };
-                let Some(span) = shortest_span(self.query.as_bytes(), name) else { return Verdict::Skip };
-                // The width of the gaps alone first: it is quicker to measure, and often enough.
-                let ranks = can_rank(best.saturating_sub(self.span_cost(span)))
-                    && self.gapped_most(name, span).is_some_and(|most| can_rank(most.min(best)));
-                if ranks { Verdict::Score } else { Verdict::Skip }
-            }
-            _ => Verdict::Skip,
+            Run::None if cut.is_none() => Verdict::Score,
+            Run::None => read.map_or(Verdict::Skip, |name| self.judge_gaps(name.as_bytes(), best, can_rank)),
         }
+    }
+
+    /// What a search does with `name`, whose bound is `best`, if it holds the query only with
+    /// gaps: it is scored if it can rank ([`Bound::span_cost`] first: it is quicker to measure,
+    /// and often enough; then [`Bound::gapped_most`]).
+    fn judge_gaps(&self, name: &[u8], best: u32, can_rank: impl Fn(u32) -> bool) -> Verdict {
+        let Some(span) = shortest_span(self.query.as_bytes(), name).filter(|&span| span > self.query.len()) else {
+            return Verdict::Skip;
+        };
+        let ranks = can_rank(best.saturating_sub(self.span_cost(span)))
+            && self.gapped_most(name, span).is_some_and(|most| can_rank(most.min(best)));
+        if ranks { Verdict::Score } else { Verdict::Skip }
     }
 
     /// The least a name loses to gaps when the shortest piece of it that holds the query is
@@ -247,13 +255,12 @@ impl<'q> Bound<'q> {
         let (mut first, mut last) = ([0usize; LONGEST_RUN], [0usize; LONGEST_RUN]);
         let mut from = 0;
         for (at, &byte) in query.iter().enumerate() {
-            first[at] =
-                from + memchr::memchr2(byte.to_ascii_lowercase(), byte.to_ascii_uppercase(), name.get(from..)?)?;
+            first[at] = find(name, byte, from)?;
             from = first[at] + 1;
         }
         let mut end = name.len();
         for (at, &byte) in query.iter().enumerate().rev() {
-            last[at] = memchr::memrchr2(byte.to_ascii_lowercase(), byte.to_ascii_uppercase(), name.get(..end)?)?;
+            last[at] = find_before(name, byte, end)?;
             end = last[at];
         }
         let (mut earned, mut bonuses, mut gaps) = (0, 0, 0);
@@ -355,12 +362,6 @@ fn bonus_at(name: &[u8], at: usize) -> u32 {
 /// can be completed from where the last piece started, and starts at the last place it can
 /// start from there; the next search starts just after that start.
 fn shortest_span(query: &[u8], name: &[u8]) -> Option<usize> {
-    let find = |byte: u8, from: usize| {
-        let found = memchr::memchr2(byte.to_ascii_lowercase(), byte.to_ascii_uppercase(), name.get(from..)?);
-        found.map(|at| at + from)
-    };
-    let find_before =
-        |byte: u8, end: usize| memchr::memrchr2(byte.to_ascii_lowercase(), byte.to_ascii_uppercase(), name.get(..end)?);
     let (_, before_last) = query.split_last()?;
     let mut shortest: Option<usize> = None;
     let mut from = 0;
@@ -368,14 +369,14 @@ fn shortest_span(query: &[u8], name: &[u8]) -> Option<usize> {
         // Forward: where the query is completed, matching each of its characters in turn.
         let mut end = None;
         for &byte in query {
-            let Some(at) = find(byte, end.map_or(from, |end| end + 1)) else { return shortest };
+            let Some(at) = find(name, byte, end.map_or(from, |end| end + 1)) else { return shortest };
             end = Some(at);
         }
         let Some(end) = end else { return shortest };
         // Backward from there: the last place it can start.
         let mut start = end;
         for &byte in before_last.iter().rev() {
-            let Some(at) = find_before(byte, start) else { return shortest };
+            let Some(at) = find_before(name, byte, start) else { return shortest };
             start = at;
         }
         let span = end - start + 1;
@@ -385,6 +386,17 @@ fn shortest_span(query: &[u8], name: &[u8]) -> Option<usize> {
         }
         from = start + 1;
     }
+}
+
+/// The first place from `from` on where `name` holds `byte`, in either case.
+fn find(name: &[u8], byte: u8, from: usize) -> Option<usize> {
+    let found = memchr::memchr2(byte.to_ascii_lowercase(), byte.to_ascii_uppercase(), name.get(from..)?);
+    found.map(|at| at + from)
+}
+
+/// The last place before `end` where `name` holds `byte`, in either case.
+fn find_before(name: &[u8], byte: u8, end: usize) -> Option<usize> {
+    memchr::memrchr2(byte.to_ascii_lowercase(), byte.to_ascii_uppercase(), name.get(..end)?)
 }
 
 /// What a search does with a name.
@@ -585,10 +597,15 @@ mod tests {
             let around = |at: u32| [at.saturating_sub(1), at, at + 1];
             for at in [score, best.saturating_sub(2), best, most].into_iter().flat_map(around) {
                 let cut = (std::cmp::Reverse(at), len);
-                match bound.judge(placing, len, || &name, Some(cut), None) {
-                    Verdict::Skip => prop_assert!(at > score, "{query:?} in {name:?}: {score}, cut {at}"),
-                    Verdict::Known(known) => prop_assert_eq!(known, score, "{:?} in {:?}, cut {}", query, name, at),
-                    Verdict::Score => {}
+                // In one pass, or in the sweep that has the name (the sweep for runs has those
+                // not looked at for runs), a name is skipped only below the cut.
+                let gapped = run == Run::None;
+                for (sweep, has) in [(None, true), (Some(Sweep::Runs), !gapped), (Some(Sweep::Gaps), gapped)] {
+                    match bound.judge(placing, len, || &name, Some(cut), sweep) {
+                        Verdict::Skip => prop_assert!(!has || at > score, "{query:?} in {name:?}: {score}, cut {at}, {sweep:?}"),
+                        Verdict::Known(known) => prop_assert!(known == score && has, "{query:?} in {name:?}, cut {at}, {sweep:?}"),
+                        Verdict::Score => prop_assert!(has, "{query:?} in {name:?}: scored twice, {sweep:?}"),
+                    }
                 }
             }
         }
