@@ -289,8 +289,9 @@ fn a_restart_that_reads_no_file_reads_each_when_it_is_needed() {
     // The closed file's diagnostics, from the reports, at their lines in its text (read for them).
     let (mut client, _) = start_on_with_cache_and(&ws, &cache, &env);
     let report = client.request("workspace/diagnostic", json!({ "previousResultIds": [] }));
-    let items = report["items"].as_array().expect("items");
-    let lines: Vec<String> = items
+    let lines: Vec<String> = report["items"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{report}"))
         .iter()
         .flat_map(|item| item["items"].as_array().cloned().unwrap_or_default())
         .map(|d| format!("{} {}", d["code"].as_str().unwrap_or_default(), d["range"]["start"]["line"]))
@@ -304,10 +305,11 @@ fn a_restart_that_reads_no_file_reads_each_when_it_is_needed() {
         "textDocument/definition",
         json!({ "textDocument": { "uri": uri(&a) }, "position": { "line": 0, "character": 6 } }),
     );
-    let target = &definition.as_array().expect("locations")[0];
+    let target = definition.as_array().and_then(|locations| locations.first());
     assert_eq!(
-        (target["uri"].as_str(), target["range"]["start"]["line"].as_u64()),
-        (Some(uri(&types).as_str()), Some(0))
+        target.map(|target| (target["uri"].as_str(), target["range"]["start"]["line"].as_u64())),
+        Some((Some(uri(&types).as_str()), Some(0))),
+        "{definition}"
     );
 
     // A file not read yet changes on disk: it is read, and what refers to it checked again.
