@@ -69,7 +69,10 @@ pub struct ServerFigures {
     pub symbols: Latency,
     /// Semantic tokens of the workspace's largest file, and its size in bytes.
     pub tokens: (Latency, usize),
-    /// The server's peak resident memory, in bytes.
+    /// A document of [`LARGE_DOCUMENT`] bytes or more: its semantic tokens, and `didChange` to
+    /// its diagnostics.
+    pub large: (Latency, Latency),
+    /// The server's peak resident memory, in bytes, before the large document is opened.
     pub peak: u64,
 }
 
@@ -176,16 +179,19 @@ pub fn measure(server: &Path, root: &Path, files: &[PathBuf]) -> Option<ServerFi
     client.diagnostics(&file_uri, version);
     let reference_completion = completion_at(&mut client, target.header + 1, line.chars().count());
     let largest = files.iter().max_by_key(|f| f.metadata().map(|m| m.len()).unwrap_or(0));
-    let tokens = match largest.and_then(|path| Some((std::fs::read_to_string(path).ok()?, path))) {
+    let largest = largest.and_then(|path| Some((std::fs::read_to_string(path).ok()?, path)));
+    let tokens = match &largest {
         Some((text, path)) => {
             let large_uri = uri(path);
-            client.open(&large_uri, 1, &text);
+            client.open(&large_uri, 1, text);
             let params = json!({ "textDocument": { "uri": large_uri } });
             (timed(&mut client, "textDocument/semanticTokens/full", &params), text.len())
         }
         None => (Latency::default(), 0),
     };
+    // The peak before the large document, which is not part of the workspace.
     let peak = nacl_corpus::peak_rss(client.child.id());
+    let large = largest.and_then(|(text, _)| large_document(&mut client, root, &text)).unwrap_or_default();
     client.shutdown();
     Some(ServerFigures {
         indexed,
@@ -201,6 +207,7 @@ pub fn measure(server: &Path, root: &Path, files: &[PathBuf]) -> Option<ServerFi
         reference_completion,
         symbols,
         tokens,
+        large,
         peak,
     })
 }
@@ -280,6 +287,40 @@ fn time_edits(client: &mut Client, file_uri: &str, (line, character): (usize, us
             started.elapsed()
         })
         .collect()
+}
+
+/// The least size of the large document ([`large_document`]): real workspaces have NaCl files of
+/// several MB (Salesforce profiles), larger than any of the corpus.
+const LARGE_DOCUMENT: usize = 1 << 20;
+
+/// Opens a NaCl document of at least [`LARGE_DOCUMENT`] bytes with no file on disk in the
+/// workspace at `root`: copies of `text` (the workspace's largest file), each instance renamed.
+/// Times its semantic tokens, then [`EDITS`] edits to its diagnostics, and closes it; `None` when
+/// `text` has no string value to edit.
+fn large_document(client: &mut Client, root: &Path, text: &str) -> Option<(Latency, Latency)> {
+    let mut large = String::with_capacity(LARGE_DOCUMENT + text.len() * 2);
+    for copy in 0..LARGE_DOCUMENT.div_ceil(text.len().max(1)) {
+        for line in text.lines() {
+            let instance = !line.starts_with([' ', '\t']) && !line.starts_with("type ");
+            let head = line.trim_end().strip_suffix('{').filter(|_| instance);
+            match head {
+                Some(head) => large.push_str(&format!("{}_copy{copy} {{", head.trim_end())),
+                None => large.push_str(line),
+            }
+            large.push('\n');
+        }
+    }
+    let edit = large.lines().enumerate().find_map(|(i, l)| {
+        let at = l.find(" = \"")?;
+        (l.ends_with('"') && l.len() < 200).then_some((i, at + 4))
+    })?;
+    let large_uri = uri(&root.join("nacl-ls-bench-large.nacl"));
+    client.open(&large_uri, 1, &large);
+    client.diagnostics(&large_uri, 1);
+    let tokens = timed(client, "textDocument/semanticTokens/full", &json!({ "textDocument": { "uri": large_uri } }));
+    let edits = Latency::of(time_edits(client, &large_uri, edit));
+    client.notify("textDocument/didClose", json!({ "textDocument": { "uri": large_uri } }));
+    Some((tokens, edits))
 }
 
 /// The latency of [`READS`] identical requests.
