@@ -193,7 +193,7 @@ impl<'q> Bound<'q> {
         if sweep == Some(Sweep::Gaps) {
             // The sweep for runs had the names not looked at for runs, and those that hold one:
             // theirs, the shortest piece holding the query is the query.
-            if !can_rank(best.saturating_sub(PENALTY_GAP_START)) || placing.lead == 0 || !self.has_runs() {
+            if !can_rank(best.saturating_sub(PENALTY_GAP_START)) || !self.looks_for_runs(placing) {
                 return Verdict::Skip;
             }
             return self.judge_gaps(name().as_bytes(), best, can_rank);
@@ -225,13 +225,10 @@ impl<'q> Bound<'q> {
     }
 
     /// The least a name loses to gaps when the shortest piece of it that holds the query is
-    /// `span` characters long: nucleo takes [`PENALTY_GAP_START`] for the first character of a
-    /// gap and one point for each next one, so `span - len + 2` at least; but a score does not
-    /// fall below zero, so a gap takes at most the points of the characters matched before it,
-    /// [`SCORE_MATCH`] or more.
+    /// `span` characters long: one gap at least, as wide as `span` less the query
+    /// ([`gaps_cost`]).
     fn span_cost(&self, span: usize) -> u32 {
-        let gaps = u32::try_from(span.saturating_sub(self.query.len())).unwrap_or(u32::MAX);
-        gaps.saturating_add(PENALTY_GAP_START - 1).clamp(PENALTY_GAP_START, SCORE_MATCH)
+        gaps_cost(1, u32::try_from(span.saturating_sub(self.query.len())).unwrap_or(u32::MAX))
     }
 
     /// The most a name of ASCII that holds the query only with gaps can score, given the length
@@ -243,7 +240,7 @@ impl<'q> Bound<'q> {
     /// last (matched from the end). There it earns at most the best bonus of a place that holds
     /// it, or, right after the character before, what that one earned. Where no place lets it
     /// follow the character before, a gap comes first. The gaps together are at least `span`
-    /// less the query wide; each costs as in [`Bound::span_cost`].
+    /// less the query wide ([`gaps_cost`]).
     fn gapped_most(&self, name: &[u8], span: usize) -> Option<u32> {
         let query = self.query.as_bytes();
         let len = query.len();
@@ -276,10 +273,7 @@ impl<'q> Bound<'q> {
             bonuses += if at == 0 { 2 * earned } else { earned };
             gaps += u32::from(at > 0 && !follows);
         }
-        let gaps = gaps.max(1);
-        let width = u32::try_from(span - len).unwrap_or(u32::MAX).max(gaps);
-        // Narrowest gaps but one, which takes the rest of the width.
-        let cost = PENALTY_GAP_START * (gaps - 1) + (width - gaps + PENALTY_GAP_START).min(SCORE_MATCH);
+        let cost = gaps_cost(gaps, u32::try_from(span - len).unwrap_or(u32::MAX));
         Some((SCORE_MATCH * len as u32 + bonuses).saturating_sub(cost))
     }
 
@@ -290,10 +284,16 @@ impl<'q> Bound<'q> {
     /// only with gaps if at all, so that it scores at most the bound less
     /// [`PENALTY_GAP_START`]. `name` is read only when a run is looked for.
     pub(super) fn run_in<'n>(&self, placing: Placing, name: impl FnOnce() -> &'n str) -> Run {
-        if placing.lead == 0 || !self.has_runs() {
+        if !self.looks_for_runs(placing) {
             return Run::Elsewhere;
         }
         self.run(placing, name().as_bytes())
+    }
+
+    /// Whether a name placed as `placing` is looked at for runs: the query has runs
+    /// ([`Bound::has_runs`]) and the name is ASCII without white space or delimiters (a lead).
+    fn looks_for_runs(&self, placing: Placing) -> bool {
+        placing.lead != 0 && self.has_runs()
     }
 
     /// Whether the query is looked for as a run of characters in names: it has two characters
@@ -333,6 +333,16 @@ impl<'q> Bound<'q> {
         }
         found
     }
+}
+
+/// The least `gaps` gaps (at least one) that are `width` characters wide together (at least one
+/// each) cost: [`PENALTY_GAP_START`] for the first character of a gap and one point for each next
+/// one, but at most [`SCORE_MATCH`] for a gap, since a score does not fall below zero. The least
+/// is with every gap one character wide but one, which takes the rest of the width.
+fn gaps_cost(gaps: u32, width: u32) -> u32 {
+    let gaps = gaps.max(1);
+    let rest = width.max(gaps) - (gaps - 1);
+    PENALTY_GAP_START * (gaps - 1) + rest.saturating_add(PENALTY_GAP_START - 1).min(SCORE_MATCH)
 }
 
 /// nucleo's bonus for the character at `at` of `name`, or more: a word character's from the
