@@ -75,6 +75,16 @@ impl Scored {
     fn rank(&self) -> Rank {
         (std::cmp::Reverse(self.score), self.len)
     }
+
+    /// Its entry, among `parts` (the parts searched).
+    fn entry<'p>(&self, parts: &[&'p SymbolPart]) -> &'p SymbolEntry {
+        &parts[self.part as usize].entries[self.entry as usize]
+    }
+
+    /// Its full element ID, among `parts` (the parts searched).
+    fn name<'p>(&self, parts: &[&'p SymbolPart]) -> &'p str {
+        parts[self.part as usize].name(self.entry(parts))
+    }
 }
 
 /// The symbols of one part of the workspace's files ([`crate::db::INDEX_PART`] of them), kept
@@ -228,9 +238,7 @@ fn best_matches(query: &str, parts: &[&SymbolPart], kept: usize) -> Vec<Scored> 
                 },
             );
         found.extend(matches);
-        keep_best(&mut found, kept, &mut cut, |s| {
-            parts[s.part as usize].name(&parts[s.part as usize].entries[s.entry as usize])
-        });
+        keep_best(&mut found, kept, &mut cut, |s| s.name(parts));
         let crowded = from > 0 && scored > kept;
         (from, target) = (to, target.saturating_mul(2));
         match sweep {
@@ -420,8 +428,7 @@ impl LoadedWorkspace {
         // names, a split element's fragments counted once, and every tie at the cut, so the
         // cut does not change the order.
         let mut scored = best_matches(query, &parts, limit.max(1));
-        let entry = |s: &Scored| &parts[s.part as usize].entries[s.entry as usize];
-        let name = |s: &Scored| parts[s.part as usize].name(entry(s));
+        let (entry, name) = (|s: &Scored| s.entry(&parts), |s: &Scored| s.name(&parts));
         let path = |s: &Scored| &parts[s.part as usize].paths[entry(s).file as usize];
         scored.sort_unstable_by(|a, b| {
             a.rank()
