@@ -91,11 +91,17 @@ fn pick_file(files: &[PathBuf]) -> Option<Target> {
         let is_instance_header =
             |l: &str| !l.starts_with([' ', '\t']) && !l.starts_with("type ") && l.trim_end().ends_with('{');
         let header = text.lines().position(is_instance_header)?;
-        let edit = text.lines().enumerate().skip(header + 1).find_map(|(i, l)| {
-            let at = l.find(" = \"")?;
-            (l.ends_with('"') && l.len() < 200).then_some((i, at + 4))
-        })?;
+        let edit = string_value(&text, header + 1)?;
         Some(Target { path: path.clone(), text, edit, header })
+    })
+}
+
+/// Where the edits of a benchmark go in `text`: just inside the first string value written on a
+/// line of its own (`key = "..."`, a short line), from line `from` on; as (line, character).
+fn string_value(text: &str, from: usize) -> Option<(usize, usize)> {
+    text.lines().enumerate().skip(from).find_map(|(i, l)| {
+        let at = l.find(" = \"")?;
+        (l.ends_with('"') && l.len() < 200).then_some((i, at + 4))
     })
 }
 
@@ -220,11 +226,7 @@ fn hcl_edits(client: &mut Client, root: &Path) -> Latency {
         .filter(|f| f.parse_ok)
         .max_by_key(|f| f.path.metadata().map(|m| m.len()).unwrap_or(0));
     let Some(text) = largest.and_then(|f| std::fs::read_to_string(f.path).ok()) else { return Latency::default() };
-    let Some((line, character)) =
-        text.lines().enumerate().find_map(|(i, l)| l.find(" = \"").filter(|_| l.ends_with('"')).map(|at| (i, at + 4)))
-    else {
-        return Latency::default();
-    };
+    let Some((line, character)) = string_value(&text, 0) else { return Latency::default() };
     let file_uri = uri(&root.join("nacl-ls-bench-edits.hcl"));
     client.open(&file_uri, 1, &text);
     client.diagnostics(&file_uri, 1);
@@ -310,10 +312,7 @@ fn large_document(client: &mut Client, root: &Path, text: &str) -> Option<(Laten
             large.push('\n');
         }
     }
-    let edit = large.lines().enumerate().find_map(|(i, l)| {
-        let at = l.find(" = \"")?;
-        (l.ends_with('"') && l.len() < 200).then_some((i, at + 4))
-    })?;
+    let edit = string_value(&large, 0)?;
     let large_uri = uri(&root.join("nacl-ls-bench-large.nacl"));
     client.open(&large_uri, 1, &large);
     client.diagnostics(&large_uri, 1);
