@@ -123,6 +123,39 @@ pub trait Db: salsa::Database {
     /// The persistent cache the files' [`SourceFile::cached`] entries point into, until it is
     /// released (then their results are computed instead: they are the same).
     fn file_cache(&self) -> Option<Arc<crate::cache::Cache>>;
+
+    /// The last syntax trees [`parse`] made, which it reparses from after an edit.
+    fn recent_trees(&self) -> &RecentTrees;
+}
+
+/// The syntax trees [`parse`] made last, each with the text it is of, for the few files edited
+/// most recently: after an edit inside a string value or a comment, the new tree is the old one
+/// with one token replaced ([`nacl_syntax::nacl::reparse`]), instead of a parse of the whole file.
+///
+/// Salsa keeps no result it replaced, so these are kept beside it. What `parse` returns is the
+/// same either way (the reparse equals a full parse), so reading them does not make its result
+/// depend on anything but the file's text.
+#[derive(Default)]
+pub struct RecentTrees(std::sync::Mutex<std::collections::VecDeque<(SourceFile, Text, nacl_syntax::nacl::Parse)>>);
+
+impl RecentTrees {
+    /// How many files' trees are kept.
+    const FILES: usize = 4;
+
+    /// Takes out the tree kept for `file`, with its text.
+    fn take(&self, file: SourceFile) -> Option<(Text, nacl_syntax::nacl::Parse)> {
+        let mut trees = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let at = trees.iter().position(|(kept, ..)| *kept == file)?;
+        trees.remove(at).map(|(_, text, parse)| (text, parse))
+    }
+
+    /// Keeps `parse`, the tree of `text`, as `file`'s, dropping the oldest beyond [`Self::FILES`].
+    fn keep(&self, file: SourceFile, text: Text, parse: nacl_syntax::nacl::Parse) {
+        let mut trees = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        trees.retain(|(kept, ..)| *kept != file);
+        trees.push_front((file, text, parse));
+        trees.truncate(Self::FILES);
+    }
 }
 
 /// The database: owns every input and memoized query result.
@@ -132,6 +165,8 @@ pub struct RootDatabase {
     storage: salsa::Storage<Self>,
     /// The persistent cache of the files' results, shared by the database's snapshots.
     file_cache: Arc<std::sync::Mutex<Option<Arc<crate::cache::Cache>>>>,
+    /// The last trees parsed, shared by the database's snapshots.
+    recent_trees: Arc<RecentTrees>,
 }
 
 #[salsa::db]
@@ -141,6 +176,10 @@ impl salsa::Database for RootDatabase {}
 impl Db for RootDatabase {
     fn file_cache(&self) -> Option<Arc<crate::cache::Cache>> {
         self.file_cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
+
+    fn recent_trees(&self) -> &RecentTrees {
+        &self.recent_trees
     }
 }
 
@@ -156,7 +195,7 @@ impl RootDatabase {
                 log.push(format!("{database_key:?}"));
             }
         })));
-        (RootDatabase { storage, file_cache: Arc::default() }, log)
+        (RootDatabase { storage, file_cache: Arc::default(), recent_trees: Arc::default() }, log)
     }
 
     /// Sets the persistent cache the files' entries point into.
@@ -207,10 +246,18 @@ pub fn file_fragments(db: &dyn Db, file: SourceFile) -> FileFragments {
 
 /// The syntax tree of a file, for editor requests on it (hover, completion, semantic tokens).
 /// Only the most recently used trees are kept: [`file_fragments`] parses on its own so that a
-/// workspace-wide check never holds every tree.
+/// workspace-wide check never holds every tree. After an edit, the file's last tree is reused
+/// where the edit allows ([`RecentTrees`]).
 #[salsa::tracked(returns(ref), no_eq, lru = 32)]
 pub fn parse(db: &dyn Db, file: SourceFile) -> nacl_syntax::nacl::Parse {
-    nacl_syntax::nacl::parse(file.text(db).get())
+    let text = file.text(db).get();
+    let recent = db.recent_trees();
+    let parse = match recent.take(file) {
+        Some((previous_text, previous)) => nacl_syntax::nacl::reparse(&previous, &previous_text, text),
+        None => nacl_syntax::nacl::parse(text),
+    };
+    recent.keep(file, text.clone(), parse.clone());
+    parse
 }
 
 /// The IDs of the elements a file defines, in order: the firewall between edits inside values

@@ -182,3 +182,29 @@ fn a_new_file_rebuilds_one_part_of_the_index_and_of_the_symbol_table() {
     assert_eq!(count(&third, "index_part"), 1, "{third:#?}");
     assert_eq!(count(&third, "element_index"), 0, "the element index is kept: {third:#?}");
 }
+
+/// The green node of the `index`th top-level block of `file`'s tree.
+fn block_green(db: &RootDatabase, file: SourceFile, index: usize) -> nacl_syntax::rowan::GreenNode {
+    let root = nacl_analysis::db::parse(db, file).syntax();
+    let block = root.children().nth(index).expect("the block");
+    block.green().into_owned()
+}
+
+#[test]
+fn an_edit_inside_a_string_value_reuses_the_rest_of_the_tree() {
+    let mut db = RootDatabase::default();
+    let before = "salto.t a {\n  name = \"A\"\n}\nsalto.t b {\n  name = \"B\"\n}\n";
+    let (_, files) = workspace_of(&db, &[("a.nacl", before)]);
+    let file = files[0];
+    let untouched = block_green(&db, file, 1);
+    for (text, reused) in [
+        ("salto.t a {\n  name = \"A, longer\"\n}\nsalto.t b {\n  name = \"B\"\n}\n", true),
+        ("salto.t a {\n  name = \"A, longer\"\n  more = 1\n}\nsalto.t b {\n  name = \"B\"\n}\n", false),
+    ] {
+        file.set_text(&mut db).to(Text::from(text).into());
+        let parse = nacl_analysis::db::parse(&db, file);
+        assert_eq!(*parse, nacl_syntax::nacl::parse(text), "the same tree as a full parse");
+        let green = block_green(&db, file, 1);
+        assert_eq!(std::ptr::eq(&*green, &*untouched), reused, "{text:?}");
+    }
+}

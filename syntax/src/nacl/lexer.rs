@@ -73,6 +73,15 @@ static CLASSES: [u8; 256] = {
     classes
 };
 
+/// Whether `text`, in place of literal text inside a `"` string (or a line of a multiline one,
+/// when `multiline`), would be lexed as one piece of literal text with no error: it is not empty
+/// and holds no byte that ends such text or starts something else (nor, in a multiline string,
+/// a `'`, which may close it).
+pub(crate) fn is_plain_string_text(text: &[u8], multiline: bool) -> bool {
+    let stops = if multiline { MULTILINE_STOP } else { STRING_STOP };
+    !text.is_empty() && text.iter().all(|&b| CLASSES[b as usize] & stops == 0 && !(multiline && b == b'\''))
+}
+
 /// Where the first byte of class `stops` ([`STRING_STOP`] or [`MULTILINE_STOP`]) at or after
 /// `from` is, or the length of `src` when there is none. String text runs long between stops, so
 /// this tests eight bytes at a time: a byte equal to `b` is a zero byte of `x ^ b` in every

@@ -12,6 +12,7 @@ pub mod green;
 mod kind;
 pub mod lexer;
 mod parser;
+mod reparse;
 mod validation;
 pub mod view;
 
@@ -19,6 +20,7 @@ pub use error::ErrorCode;
 pub use escape::StringDecoder;
 pub use kind::{NaclLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken};
 pub use parser::MAX_NESTING;
+pub use reparse::reparse;
 
 use crate::{FlatTree, SyntaxError, TextRange};
 use rowan::ast::AstNode;

@@ -1,0 +1,289 @@
+//! Reparsing after an edit: when the edit stays inside the literal text of a string value or
+//! inside a `//` comment, the new tree is the old one with that one token replaced, and nothing
+//! else is parsed again.
+//!
+//! The token is replaced only where a full parse provably gives the same tree and errors: the
+//! new text of the token holds no byte that ends or changes a token in its place (quotes,
+//! backslashes, `$`, `'`, line breaks, control characters), so the lexer would make one token of
+//! the same kind over exactly that text; the string is a value (not a key, a label or a function
+//! argument, which the structure checks read); and no error touches the token. Anything else is
+//! parsed in full.
+
+use crate::{
+    SyntaxError, TextRange, TextSize,
+    nacl::{
+        NaclLanguage, Parse,
+        SyntaxKind::{self, *},
+        SyntaxNode, SyntaxToken, lexer,
+    },
+};
+use rowan::{GreenToken, Language, TokenAtOffset};
+
+/// The parse of `text`, reusing `previous`, the parse of `previous_text`, where the edit between
+/// the two texts allows it (see the module's documentation). Always equal to
+/// [`crate::nacl::parse`] of `text`. An unchanged text keeps `previous` as it is.
+pub fn reparse(previous: &Parse, previous_text: &str, text: &str) -> Parse {
+    if previous_text == text {
+        return previous.clone();
+    }
+    reparse_token(previous, previous_text, text).unwrap_or_else(|| crate::nacl::parse(text))
+}
+
+/// The parse of `text` made by replacing the one token of `previous` the edit falls in, when
+/// that is certain to equal a full parse.
+pub(crate) fn reparse_token(previous: &Parse, previous_text: &str, text: &str) -> Option<Parse> {
+    let edit = Edit::between(previous_text, text)?;
+    let root = previous.syntax();
+    let token = edited_token(&root, &edit)?;
+    let range = token.text_range();
+    let new_end = usize::from(range.end()).checked_add_signed(edit.delta())?;
+    let new_text = text.get(usize::from(range.start())..new_end)?;
+    if !keeps_its_kind(&token, new_text, &edit) {
+        return None;
+    }
+    let errors = shifted_errors(previous.errors(), range, edit.delta())?;
+    let green = token.replace_with(GreenToken::new(NaclLanguage::kind_to_raw(token.kind()), new_text));
+    Some(Parse::new(green, errors))
+}
+
+/// Where two texts differ: the bytes `start..old_end` of the old text became `start..new_end`.
+struct Edit {
+    start: usize,
+    old_end: usize,
+    new_end: usize,
+}
+
+impl Edit {
+    /// The edit between two texts: their common prefix and suffix are left out. `None` when the
+    /// texts are equal.
+    fn between(old: &str, new: &str) -> Option<Edit> {
+        let (old, new) = (old.as_bytes(), new.as_bytes());
+        let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+        if prefix == old.len() && prefix == new.len() {
+            return None;
+        }
+        let room = old.len().min(new.len()) - prefix;
+        let suffix = old.iter().rev().zip(new.iter().rev()).take(room).take_while(|(a, b)| a == b).count();
+        Some(Edit { start: prefix, old_end: old.len() - suffix, new_end: new.len() - suffix })
+    }
+
+    /// How many bytes longer the new text is.
+    fn delta(&self) -> isize {
+        self.new_end as isize - self.old_end as isize
+    }
+}
+
+/// The string text or `//` comment token of `root` holding the whole edit.
+fn edited_token(root: &SyntaxNode, edit: &Edit) -> Option<SyntaxToken> {
+    let holds = |token: &SyntaxToken| {
+        let range = token.text_range();
+        matches!(token.kind(), STRING_TEXT | COMMENT)
+            && usize::from(range.start()) <= edit.start
+            && edit.old_end <= usize::from(range.end())
+    };
+    match root.token_at_offset(TextSize::try_from(edit.start).ok()?) {
+        TokenAtOffset::None => None,
+        TokenAtOffset::Single(token) => Some(token).filter(holds),
+        TokenAtOffset::Between(left, right) => [left, right].into_iter().find(holds),
+    }
+}
+
+/// Whether a full parse would make one token of `token`'s kind, in `token`'s place, of
+/// `new_text`, with no error, and the structure checks would not read it.
+fn keeps_its_kind(token: &SyntaxToken, new_text: &str, edit: &Edit) -> bool {
+    let start = usize::from(token.text_range().start());
+    match token.kind() {
+        // The `//` stays (the edit is after it) and no line break ends the comment early.
+        COMMENT => edit.start >= start + 2 && !new_text.contains(['\n', '\r']),
+        STRING_TEXT => {
+            let Some(string) = token.parent() else { return false };
+            let multiline = match string.kind() {
+                STRING => false,
+                MULTILINE_STRING => true,
+                _ => return false,
+            };
+            // A `\u` escape just before reads the hex digits after it, and text just before
+            // (on the same line) would run on into new text that no longer starts with a `$`:
+            // either way the token's first byte must stay.
+            let joined = token.prev_token().is_some_and(|t| match t.kind() {
+                ESCAPE => true,
+                STRING_TEXT => !t.text().ends_with(['\n', '\r']),
+                _ => false,
+            });
+            lexer::is_plain_string_text(new_text.as_bytes(), multiline)
+                && !(joined && edit.start == start)
+                && !string.ancestors().any(|node| is_read_by_the_checks(node.kind()))
+        }
+        _ => false,
+    }
+}
+
+/// Whether the structure checks read the strings inside a node of this kind (keys and labels
+/// name things; `file("...")` arguments are checked).
+fn is_read_by_the_checks(kind: SyntaxKind) -> bool {
+    matches!(kind, KEY | LABEL | CALL | ARG_LIST)
+}
+
+/// The errors of the old text moved to the new one, or `None` if one touches the edited token
+/// (its message or range might change).
+fn shifted_errors(errors: &[SyntaxError], token: TextRange, delta: isize) -> Option<Vec<SyntaxError>> {
+    let shift = |at: TextSize| TextSize::try_from(usize::from(at).checked_add_signed(delta)?).ok();
+    errors
+        .iter()
+        .map(|error| {
+            let range = error.range;
+            if range.end() <= token.start() && !(range.is_empty() && range.start() == token.start()) {
+                Some(error.clone())
+            } else if range.start() >= token.end() && !(range.is_empty() && range.start() == token.end()) {
+                let range = TextRange::new(shift(range.start())?, shift(range.end())?);
+                Some(SyntaxError { range, ..error.clone() })
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Strings and comments in every place NaCl has them, with errors before and after.
+    const SAMPLE: &str = r#"// a comment
+type salto.t {
+  string name {
+    _required = true
+  }
+  annotations {
+    string "quoted key" {
+    }
+  }
+}
+salto.t one {
+  name = "plain text"
+  "key text" = "a\u12zz and \n escape"
+  path = file("static/a.txt")
+  ref = "a ${ salto.t.instance.other } b"
+  nested = {
+    list = ["one", "two", 3] // after
+  }
+  body = '''
+    first line
+    $ and ${ salto.x } and \${ and \'''
+    '''
+  bad = "tab	inside"
+}
+# hash
+salto.t "two" {
+  name = "unclosed
+}
+"#;
+
+    /// The parse of `text` after replacing `at` with `insert`, both ways.
+    fn both(text: &str, at: std::ops::Range<usize>, insert: &str) -> (Option<Parse>, Parse) {
+        let mut edited = text.to_owned();
+        edited.replace_range(at, insert);
+        let previous = crate::nacl::parse(text);
+        (reparse_token(&previous, text, &edited), crate::nacl::parse(&edited))
+    }
+
+    /// The byte offset of the first `needle` in [`SAMPLE`], plus `plus`.
+    fn at(needle: &str, plus: usize) -> usize {
+        SAMPLE.find(needle).expect("in the sample") + plus
+    }
+
+    #[test]
+    fn an_edit_inside_a_string_value_or_a_comment_replaces_one_token() {
+        for (range, insert) in [
+            (at("plain text", 5)..at("plain text", 5), "and more "),
+            (at("plain text", 0)..at("plain text", 10), "é"),
+            (at("plain text", 10)..at("plain text", 10), "!"),
+            (at("first line", 2)..at("first line", 6), "x"),
+            (at("// a comment", 3)..at("// a comment", 4), "not a"),
+            (at("// after", 8)..at("// after", 8), " the list"),
+            (at("\"one\"", 1)..at("\"one\"", 2), "ONE"),
+            (at("zz and", 1)..at("zz and", 2), "y"),
+        ] {
+            let (reparsed, full) = both(SAMPLE, range.clone(), insert);
+            assert_eq!(reparsed.as_ref(), Some(&full), "{range:?} {insert:?}");
+        }
+    }
+
+    #[test]
+    fn an_edit_that_may_change_more_than_one_token_parses_in_full() {
+        for (range, insert, why) in [
+            (at("plain text", 5)..at("plain text", 5), "\"", "a quote ends the string"),
+            (at("plain text", 5)..at("plain text", 5), "\\", "a backslash starts an escape"),
+            (at("plain text", 5)..at("plain text", 5), "${ a }", "a template"),
+            (at("plain text", 5)..at("plain text", 5), "\n", "a line break"),
+            (at("plain text", 0)..at("plain text", 10), "", "the text is gone"),
+            (at("first line", 2)..at("first line", 2), "'''", "it may close the string"),
+            (at("quoted key", 2)..at("quoted key", 2), "x", "a label"),
+            (at("key text", 2)..at("key text", 2), "x", "a key"),
+            (at("static/a", 2)..at("static/a", 2), "x", "a `file()` argument"),
+            (at("zz and", 0)..at("zz and", 0), "1", "the hex digits of a `\\u` escape"),
+            (at("inside\"", 0)..at("inside\"", 0), "x", "an error in the token"),
+            (at("// a comment", 1)..at("// a comment", 1), "x", "the `//` itself"),
+            (at("// after", 4)..at("// after", 4), "\n", "a line break in a comment"),
+            (at("name = \"plain", 1)..at("name = \"plain", 1), "x", "a key"),
+            (at("unclosed", 2)..at("unclosed", 2), "x", "an error after the token"),
+        ] {
+            let (reparsed, full) = both(SAMPLE, range.clone(), insert);
+            assert_eq!(reparsed, None, "{why}: {range:?} {insert:?}");
+            assert_eq!(
+                reparse(&crate::nacl::parse(SAMPLE), SAMPLE, &{
+                    let mut edited = SAMPLE.to_owned();
+                    edited.replace_range(range, insert);
+                    edited
+                }),
+                full
+            );
+        }
+    }
+
+    #[test]
+    fn errors_after_the_edit_move_with_the_text() {
+        let (reparsed, full) = both(SAMPLE, at("plain text", 5)..at("plain text", 5), "and more ");
+        let reparsed = reparsed.expect("one token replaced");
+        assert!(full.errors().iter().any(|e| e.range.start() > TextSize::from(at("plain text", 0) as u32)));
+        assert_eq!(reparsed.errors(), full.errors());
+    }
+
+    /// What an edit inserts: text, and bytes that end or start tokens.
+    fn insertion() -> impl Strategy<Value = String> {
+        let pieces = prop::sample::select(vec![
+            "a", "é", " ", "1", "u", "\"", "\\", "$", "{", "}", "'", "\n", "\r", "\t", "\u{1}", "//", "${ a }", "'''",
+            "=",
+        ]);
+        prop::collection::vec(pieces, 0..4).prop_map(|v| v.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// Edits anywhere (most land in strings and comments): the tree and errors made by
+        /// replacing one token, when that is done, are those of a full parse; a chain of edits
+        /// keeps reparsing from the last result.
+        #[test]
+        fn reparsing_equals_a_full_parse(
+            edits in prop::collection::vec((0usize..SAMPLE.len(), 0usize..4, insertion()), 1..6),
+        ) {
+            let mut text = SAMPLE.to_owned();
+            let mut parse = crate::nacl::parse(&text);
+            for (start, removed, insert) in edits {
+                let start = (0..=start.min(text.len())).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+                let end = (start + removed..=text.len()).find(|&i| text.is_char_boundary(i)).unwrap_or(text.len());
+                let mut edited = text.clone();
+                edited.replace_range(start..end, &insert);
+                let full = crate::nacl::parse(&edited);
+                if let Some(reparsed) = reparse_token(&parse, &text, &edited) {
+                    prop_assert_eq!(&reparsed, &full);
+                    prop_assert_eq!(reparsed.syntax().to_string(), edited.clone());
+                }
+                prop_assert_eq!(&reparse(&parse, &text, &edited), &full);
+                (text, parse) = (edited, full);
+            }
+        }
+    }
+}
