@@ -69,11 +69,22 @@ pub struct ServerFigures {
     pub symbols: Latency,
     /// Semantic tokens of the workspace's largest file, and its size in bytes.
     pub tokens: (Latency, usize),
-    /// A document of [`LARGE_DOCUMENT`] bytes or more: its semantic tokens, and `didChange` to
-    /// its diagnostics.
-    pub large: (Latency, Latency),
+    /// A document of [`LARGE_DOCUMENT`] bytes or more.
+    pub large: LargeDocument,
     /// The server's peak resident memory, in bytes, before the large document is opened.
     pub peak: u64,
+}
+
+/// The figures of a document of [`LARGE_DOCUMENT`] bytes or more ([`large_document`]).
+#[derive(Debug, Clone, Default)]
+pub struct LargeDocument {
+    /// Its semantic tokens.
+    pub tokens: Latency,
+    /// `didChange` (typing into a string value) to its diagnostics.
+    pub edits: Latency,
+    /// `didChange` (the same typing) to the answer of a hover on the edited line's key, sent
+    /// right after it: the first request that reads the document's syntax tree after an edit.
+    pub hover_after_edit: Latency,
 }
 
 /// Where the benchmark works: an instance file with a string value on a line of its own (where
@@ -297,9 +308,9 @@ const LARGE_DOCUMENT: usize = 1 << 20;
 
 /// Opens a NaCl document of at least [`LARGE_DOCUMENT`] bytes with no file on disk in the
 /// workspace at `root`: copies of `text` (the workspace's largest file), each instance renamed.
-/// Times its semantic tokens, then [`EDITS`] edits to its diagnostics, and closes it; `None` when
-/// `text` has no string value to edit.
-fn large_document(client: &mut Client, root: &Path, text: &str) -> Option<(Latency, Latency)> {
+/// Times its semantic tokens, then [`EDITS`] edits to its diagnostics, then as many edits each
+/// followed by a hover, and closes it; `None` when `text` has no string value to edit.
+fn large_document(client: &mut Client, root: &Path, text: &str) -> Option<LargeDocument> {
     let mut large = String::with_capacity(LARGE_DOCUMENT + text.len() * 2);
     for copy in 0..LARGE_DOCUMENT.div_ceil(text.len().max(1)) {
         for line in text.lines() {
@@ -318,8 +329,49 @@ fn large_document(client: &mut Client, root: &Path, text: &str) -> Option<(Laten
     client.diagnostics(&large_uri, 1);
     let tokens = timed(client, "textDocument/semanticTokens/full", &json!({ "textDocument": { "uri": large_uri } }));
     let edits = Latency::of(time_edits(client, &large_uri, edit));
+    let key = large.lines().nth(edit.0).map_or(0, |line| line.len() - line.trim_start().len());
+    let hover_after_edit = Latency::of(time_hovers_after_edits(client, &large_uri, edit, key, EDITS as i64 + 2));
     client.notify("textDocument/didClose", json!({ "textDocument": { "uri": large_uri } }));
-    Some((tokens, edits))
+    Some(LargeDocument { tokens, edits, hover_after_edit })
+}
+
+/// [`EDITS`] edits at `(line, character)` of the document at `file_uri` (whose version is
+/// `version - 1`), each followed at once by a hover at `key` on the same line: the time from the
+/// change to the hover's answer. Each edit's diagnostics are awaited before the next edit.
+fn time_hovers_after_edits(
+    client: &mut Client,
+    file_uri: &str,
+    (line, character): (usize, usize),
+    key: usize,
+    version: i64,
+) -> Vec<Duration> {
+    (0..EDITS as i64)
+        .map(|i| {
+            let version = version + i;
+            let at = json!({ "line": line, "character": character });
+            client.received.clear();
+            let started = Instant::now();
+            client.notify(
+                "textDocument/didChange",
+                json!({ "textDocument": { "uri": file_uri, "version": version }, "contentChanges": [{ "range": { "start": at, "end": at }, "text": "e" }] }),
+            );
+            std::hint::black_box(client.request(
+                "textDocument/hover",
+                json!({ "textDocument": { "uri": file_uri }, "position": { "line": line, "character": key } }),
+            ));
+            let elapsed = started.elapsed();
+            // The diagnostics may have come before the hover's answer.
+            let published = |m: &Value| {
+                m["method"] == "textDocument/publishDiagnostics"
+                    && m["params"]["uri"] == file_uri
+                    && m["params"]["version"] == version
+            };
+            if !client.received.iter().any(published) {
+                client.wait_for(published);
+            }
+            elapsed
+        })
+        .collect()
 }
 
 /// The latency of [`READS`] identical requests.
