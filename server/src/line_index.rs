@@ -25,18 +25,12 @@ impl LineIndex {
     pub fn new(text: &str) -> LineIndex {
         let bytes = text.as_bytes();
         let mut line_starts = vec![TextSize::from(0)];
-        let mut i = 0;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\n' => line_starts.push(TextSize::from(i as u32 + 1)),
-                b'\r' if bytes.get(i + 1) == Some(&b'\n') => {
-                    i += 1;
-                    line_starts.push(TextSize::from(i as u32 + 1));
-                }
-                b'\r' => line_starts.push(TextSize::from(i as u32 + 1)),
-                _ => {}
+        for at in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+            // The `\r` of a `\r\n` is not a line break of its own.
+            if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
+                continue;
             }
-            i += 1;
+            line_starts.push(TextSize::from(at as u32 + 1));
         }
         LineIndex { line_starts, len: TextSize::of(text) }
     }

@@ -58,12 +58,13 @@ impl Edit {
     /// texts are equal.
     fn between(old: &str, new: &str) -> Option<Edit> {
         let (old, new) = (old.as_bytes(), new.as_bytes());
-        let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+        let prefix = common_len(old.iter(), new.iter(), old.chunks(CHUNK), new.chunks(CHUNK));
         if prefix == old.len() && prefix == new.len() {
             return None;
         }
-        let room = old.len().min(new.len()) - prefix;
-        let suffix = old.iter().rev().zip(new.iter().rev()).take(room).take_while(|(a, b)| a == b).count();
+        let (old_rest, new_rest) = (&old[prefix..], &new[prefix..]);
+        let suffix =
+            common_len(old_rest.iter().rev(), new_rest.iter().rev(), old_rest.rchunks(CHUNK), new_rest.rchunks(CHUNK));
         Some(Edit { start: prefix, old_end: old.len() - suffix, new_end: new.len() - suffix })
     }
 
@@ -71,6 +72,23 @@ impl Edit {
     fn delta(&self) -> isize {
         self.new_end as isize - self.old_end as isize
     }
+}
+
+/// How many bytes [`common_len`] compares at once.
+const CHUNK: usize = 64;
+
+/// How many bytes two sequences share at their start, given byte by byte (`a`, `b`) and in
+/// chunks of [`CHUNK`] bytes from the same end (`a_chunks`, `b_chunks`): whole chunks are
+/// compared first (a whole file's text is compared on every edit), then bytes.
+fn common_len<'a>(
+    a: impl Iterator<Item = &'a u8>,
+    b: impl Iterator<Item = &'a u8>,
+    a_chunks: impl Iterator<Item = &'a [u8]>,
+    b_chunks: impl Iterator<Item = &'a [u8]>,
+) -> usize {
+    let chunks = a_chunks.zip(b_chunks).take_while(|(x, y)| x.len() == CHUNK && x == y).count();
+    let skipped = chunks * CHUNK;
+    skipped + a.skip(skipped).zip(b.skip(skipped)).take_while(|(x, y)| x == y).count()
 }
 
 /// The string text or `//` comment token of `root` holding the whole edit.
