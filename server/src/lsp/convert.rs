@@ -182,28 +182,16 @@ pub const TOKEN_MODIFIERS: [SemanticTokenModifier; 2] =
     [SemanticTokenModifier::DECLARATION, SemanticTokenModifier::DEFAULT_LIBRARY];
 
 /// Highlights as LSP semantic tokens (relative positions), one token per line of a highlight
-/// that spans lines (multiline strings).
+/// that spans lines (multiline strings). Highlights that touch and look the same are one token
+/// (a string's quotes, text and escapes): fewer tokens to send, decode and draw.
 pub fn semantic_tokens(lines: Lines<'_>, highlights: &[Highlight]) -> Vec<SemanticToken> {
     let mut tokens = Vec::with_capacity(highlights.len());
     // Highlights come in order: one pass over the text converts them all.
     let mut cursor = lines.index.cursor(lines.text, lines.encoding);
     let (mut last_line, mut last_start) = (0, 0);
-    for highlight in highlights {
-        let token_type = match highlight.kind {
-            HighlightKind::Keyword => 0,
-            HighlightKind::Type => 1,
-            HighlightKind::Element => 2,
-            HighlightKind::Field => 3,
-            HighlightKind::CoreAnnotation => 4,
-            HighlightKind::Function => 5,
-            HighlightKind::String => 6,
-            HighlightKind::Number => 7,
-            HighlightKind::Comment => 8,
-            HighlightKind::Operator => 9,
-        };
-        let modifiers = u32::from(highlight.declaration) | (u32::from(highlight.builtin) << 1);
-        let mut start = usize::from(highlight.range.start());
-        let end = usize::from(highlight.range.end());
+    for (range, token_type, modifiers) in joined(highlights) {
+        let mut start = usize::from(range.start());
+        let end = usize::from(range.end());
         // Each line's part separately: clients need not support tokens across lines.
         for piece in lines.text[start..end].split_inclusive('\n') {
             let text = piece.trim_end_matches(['\n', '\r']);
@@ -227,6 +215,42 @@ pub fn semantic_tokens(lines: Lines<'_>, highlights: &[Highlight]) -> Vec<Semant
     tokens
 }
 
+/// The highlights' ranges with their token type and modifiers in the legend, those that touch
+/// with the same type and modifiers joined into one.
+fn joined(highlights: &[Highlight]) -> impl Iterator<Item = (TextRange, u32, u32)> + '_ {
+    let mut highlights = highlights.iter().map(|h| (h.range, token_type(h.kind), token_modifiers(h))).peekable();
+    std::iter::from_fn(move || {
+        let (mut range, token_type, modifiers) = highlights.next()?;
+        while let Some(next) =
+            highlights.next_if(|&(next, t, m)| next.start() == range.end() && (t, m) == (token_type, modifiers))
+        {
+            range = range.cover(next.0);
+        }
+        Some((range, token_type, modifiers))
+    })
+}
+
+/// The modifiers of a highlight, as a bit set over [`TOKEN_MODIFIERS`].
+fn token_modifiers(highlight: &Highlight) -> u32 {
+    u32::from(highlight.declaration) | (u32::from(highlight.builtin) << 1)
+}
+
+/// The index in [`TOKEN_TYPES`] of a kind of highlight.
+fn token_type(kind: HighlightKind) -> u32 {
+    match kind {
+        HighlightKind::Keyword => 0,
+        HighlightKind::Type => 1,
+        HighlightKind::Element => 2,
+        HighlightKind::Field => 3,
+        HighlightKind::CoreAnnotation => 4,
+        HighlightKind::Function => 5,
+        HighlightKind::String => 6,
+        HighlightKind::Number => 7,
+        HighlightKind::Comment => 8,
+        HighlightKind::Operator => 9,
+    }
+}
+
 /// The edit from one token list to the next: the tokens between their common start and end.
 pub fn semantic_tokens_edit(old: &[SemanticToken], new: &[SemanticToken]) -> SemanticTokensEdit {
     let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
@@ -243,11 +267,25 @@ pub fn semantic_tokens_edit(old: &[SemanticToken], new: &[SemanticToken]) -> Sem
 mod tests {
     use super::*;
 
-    /// Each piece of each highlight converted on its own, both ends through the line index:
-    /// what the one-pass conversion must equal.
+    /// Each piece of each highlight converted on its own, both ends through the line index,
+    /// after joining touching highlights of the same kind: what the one-pass conversion must
+    /// equal.
     fn tokens_one_by_one(lines: Lines<'_>, highlights: &[Highlight]) -> Vec<(u32, u32, u32)> {
-        let mut positions = Vec::new();
+        let mut joined: Vec<Highlight> = Vec::new();
         for highlight in highlights {
+            match joined.last_mut() {
+                Some(last)
+                    if last.range.end() == highlight.range.start()
+                        && (last.kind, last.declaration, last.builtin)
+                            == (highlight.kind, highlight.declaration, highlight.builtin) =>
+                {
+                    last.range = TextRange::new(last.range.start(), highlight.range.end());
+                }
+                _ => joined.push(highlight.clone()),
+            }
+        }
+        let mut positions = Vec::new();
+        for highlight in &joined {
             let mut start = usize::from(highlight.range.start());
             for piece in lines.text[highlight.range].split_inclusive('\n') {
                 let text = piece.trim_end_matches(['\n', '\r']);
@@ -285,6 +323,10 @@ mod tests {
                 .collect();
             assert_eq!(absolute, tokens_one_by_one(lines, &highlights), "{encoding:?}");
             assert!(absolute.len() > 10, "{absolute:?}");
+            // `"x😀y"` is one token: its quotes and its text touch.
+            let string = (1, if encoding == Encoding::Utf8 { 11 } else { 8 });
+            let length = if encoding == Encoding::Utf8 { 8 } else { 6 };
+            assert!(absolute.contains(&(string.0, string.1, length)), "{encoding:?}: {absolute:?}");
         }
     }
 }
