@@ -82,6 +82,12 @@ pub(crate) fn is_plain_string_text(text: &[u8], multiline: bool) -> bool {
     !text.is_empty() && text.iter().all(|&b| CLASSES[b as usize] & stops == 0 && !(multiline && b == b'\''))
 }
 
+/// Whether every byte of `text` continues a word (`[a-zA-Z0-9_.@]`), so that after a word's
+/// first byte it would be lexed as the rest of that word.
+pub(crate) fn continues_a_word(text: &[u8]) -> bool {
+    text.iter().all(|&b| is_ident_continue(b))
+}
+
 /// Where the first byte of class `stops` ([`STRING_STOP`] or [`MULTILINE_STOP`]) at or after
 /// `from` is, or the length of `src` when there is none. String text runs long between stops, so
 /// this tests eight bytes at a time: a byte equal to `b` is a zero byte of `x ^ b` in every

@@ -1,13 +1,14 @@
-//! Reparsing after an edit: when the edit stays inside the literal text of a string value or
-//! inside a `//` comment, the new tree is the old one with that one token replaced, and nothing
-//! else is parsed again.
+//! Reparsing after an edit: when the edit stays inside the literal text of a string value, a
+//! reference's element ID or a `//` comment, the new tree is the old one with that one token
+//! replaced, and nothing else is parsed again.
 //!
 //! The token is replaced only where a full parse provably gives the same tree and errors: the
-//! new text of the token holds no byte that ends or changes a token in its place (quotes,
-//! backslashes, `$`, `'`, line breaks, control characters), so the lexer would make one token of
-//! the same kind over exactly that text; the string is a value (not a key, a label or a function
-//! argument, which the structure checks read); and no error touches the token. Anything else is
-//! parsed in full.
+//! new text of the token holds no byte that ends or changes a token in its place (in a string:
+//! quotes, backslashes, `$`, `'`, line breaks, control characters; in an ID, anything but a word's
+//! bytes), so the lexer would make one token of the same kind over exactly that text; the parser
+//! would read it the same way (an ID that becomes `true` or `false` is a literal); the token is
+//! in a value (not a key, a label or a function argument, which the structure checks read); and
+//! no error touches the token. Anything else is parsed in full.
 
 use crate::{
     SyntaxError, TextRange, TextSize,
@@ -91,11 +92,11 @@ fn common_len<'a>(
     skipped + a.skip(skipped).zip(b.skip(skipped)).take_while(|(x, y)| x == y).count()
 }
 
-/// The string text or `//` comment token of `root` holding the whole edit.
+/// The string text, word or `//` comment token of `root` holding the whole edit.
 fn edited_token(root: &SyntaxNode, edit: &Edit) -> Option<SyntaxToken> {
     let holds = |token: &SyntaxToken| {
         let range = token.text_range();
-        matches!(token.kind(), STRING_TEXT | COMMENT)
+        matches!(token.kind(), STRING_TEXT | COMMENT | IDENT)
             && usize::from(range.start()) <= edit.start
             && edit.old_end <= usize::from(range.end())
     };
@@ -131,6 +132,16 @@ fn keeps_its_kind(token: &SyntaxToken, new_text: &str, edit: &Edit) -> bool {
             lexer::is_plain_string_text(new_text.as_bytes(), multiline)
                 && !(joined && edit.start == start)
                 && !string.ancestors().any(|node| is_read_by_the_checks(node.kind()))
+        }
+        // An element ID in a reference or a template: its first byte stays, so it still starts
+        // a word, and the rest only continues it.
+        IDENT => {
+            let Some(parent) = token.parent() else { return false };
+            matches!(parent.kind(), REFERENCE | TEMPLATE)
+                && edit.start > start
+                && lexer::continues_a_word(new_text.as_bytes())
+                && !matches!(new_text, "true" | "false")
+                && !parent.ancestors().any(|node| is_read_by_the_checks(node.kind()))
         }
         _ => false,
     }
@@ -182,6 +193,8 @@ salto.t one {
   name = "plain text"
   "key text" = "a\u12zz and \n escape"
   path = file("static/a.txt")
+  other = salto.t.instance.one
+  refs = [salto.t.instance.one, trust]
   ref = "a ${ salto.t.instance.other } b"
   nested = {
     list = ["one", "two", 3] // after
@@ -222,6 +235,9 @@ salto.t "two" {
             (at("// after", 8)..at("// after", 8), " the list"),
             (at("\"one\"", 1)..at("\"one\"", 2), "ONE"),
             (at("zz and", 1)..at("zz and", 2), "y"),
+            (at("instance.one\n", 9)..at("instance.one\n", 12), "two_2"),
+            (at("instance.other", 9)..at("instance.other", 14), "x.y"),
+            (at("trust", 2)..at("trust", 4), ""),
         ] {
             let (reparsed, full) = both(SAMPLE, range.clone(), insert);
             assert_eq!(reparsed.as_ref(), Some(&full), "{range:?} {insert:?}");
@@ -246,6 +262,11 @@ salto.t "two" {
             (at("// after", 4)..at("// after", 4), "\n", "a line break in a comment"),
             (at("name = \"plain", 1)..at("name = \"plain", 1), "x", "a key"),
             (at("unclosed", 2)..at("unclosed", 2), "x", "an error after the token"),
+            (at("trust", 3)..at("trust", 5), "e", "`true` is a literal"),
+            (at("instance.one\n", 0)..at("instance.one\n", 0), "-", "a word ends at `-`"),
+            (at("salto.t.instance.one\n", 0)..at("salto.t.instance.one\n", 1), "", "the first byte"),
+            (at("salto.t one", 2)..at("salto.t one", 2), "x", "a label"),
+            (at("file(", 1)..at("file(", 1), "x", "a function's name"),
         ] {
             let (reparsed, full) = both(SAMPLE, range.clone(), insert);
             assert_eq!(reparsed, None, "{why}: {range:?} {insert:?}");
@@ -272,7 +293,7 @@ salto.t "two" {
     fn insertion() -> impl Strategy<Value = String> {
         let pieces = prop::sample::select(vec![
             "a", "é", " ", "1", "u", "\"", "\\", "$", "{", "}", "'", "\n", "\r", "\t", "\u{1}", "//", "${ a }", "'''",
-            "=",
+            "=", ".", "_", "e", "(", "-",
         ]);
         prop::collection::vec(pieces, 0..4).prop_map(|v| v.concat())
     }
