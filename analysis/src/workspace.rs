@@ -906,11 +906,12 @@ impl LoadedWorkspace {
     fn set_text_with(&mut self, path: &Path, text: Text, durability: salsa::Durability) -> SourceFile {
         use salsa::Setter;
         if let Some(file) = self.file(path) {
-            // A text not read yet is set in any case (the file on disk may not have it any more),
-            // and so is a buffer's going back to disk, to raise its durability again.
+            // Set in any case: a buffer's text (tested first: a large buffer's text is not
+            // compared on every keystroke), a text not read yet (the file on disk may not have it
+            // any more), and a buffer's going back to disk, to raise its durability again.
             let current = file.text(&self.db);
             let was_buffer = file.buffer_ids(&self.db).is_some();
-            if current.is_unread() || **current.get() != *text || durability == salsa::Durability::LOW || was_buffer {
+            if durability == salsa::Durability::LOW || was_buffer || current.is_unread() || **current.get() != *text {
                 if file.cached(&self.db).is_some() {
                     file.set_cached(&mut self.db).with_durability(durability).to(None);
                 }
