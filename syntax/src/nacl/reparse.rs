@@ -301,14 +301,16 @@ salto.t "two" {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
 
-        /// Edits anywhere (most land in strings and comments): the tree and errors made by
-        /// replacing one token, when that is done, are those of a full parse; a chain of edits
-        /// keeps reparsing from the last result.
+        /// Edits anywhere (most land in strings and comments) of the sample, with its line
+        /// breaks as `\n` or `\r\n`: the tree and errors made by replacing one token, when that
+        /// is done, are those of a full parse; a chain of edits keeps reparsing from the last
+        /// result.
         #[test]
         fn reparsing_equals_a_full_parse(
+            crlf in any::<bool>(),
             edits in prop::collection::vec((0usize..SAMPLE.len(), 0usize..4, insertion()), 1..6),
         ) {
-            let mut text = SAMPLE.to_owned();
+            let mut text = if crlf { SAMPLE.replace('\n', "\r\n") } else { SAMPLE.to_owned() };
             let mut parse = crate::nacl::parse(&text);
             for (start, removed, insert) in edits {
                 let start = (0..=start.min(text.len())).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
