@@ -149,6 +149,19 @@ impl RecentTrees {
         trees.remove(at).map(|(_, text, parse)| (text, parse))
     }
 
+    /// The tree of `text` for `file` when it costs no parse: the tree kept for `file` is of
+    /// `text`, or of a text one edit inside one token away (then that token is replaced, and the
+    /// new tree kept instead). `None` otherwise.
+    fn without_parsing(&self, file: SourceFile, text: &Text) -> Option<nacl_syntax::nacl::Parse> {
+        let mut trees = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (_, kept_text, kept) = trees.iter_mut().find(|(kept, ..)| *kept == file)?;
+        if **kept_text != **text {
+            *kept = nacl_syntax::nacl::reparse_token(kept, kept_text, text)?;
+            *kept_text = text.clone();
+        }
+        Some(kept.clone())
+    }
+
     /// Keeps `parse`, the tree of `text`, as `file`'s, dropping the oldest beyond [`Self::FILES`].
     fn keep(&self, file: SourceFile, text: Text, parse: nacl_syntax::nacl::Parse) {
         let mut trees = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -225,6 +238,13 @@ impl FileFragments {
         let (tree, errors) = nacl_syntax::nacl::parse_flat(text);
         FileFragments { syntax_errors: errors.into(), fragments: fragments::fragments(tree.root(), text).into() }
     }
+
+    /// What [`FileFragments::of_text`] finds in `text`, read from `parse`, its syntax tree,
+    /// instead of parsing it again.
+    pub fn of_tree(parse: &nacl_syntax::nacl::Parse, text: &Text) -> FileFragments {
+        let root = nacl_syntax::nacl::green::GNode::root(parse.green());
+        FileFragments { syntax_errors: parse.errors().into(), fragments: fragments::fragments(root, text).into() }
+    }
 }
 
 /// The file parsed and read into fragments (or, for a file the persistent cache knew with this
@@ -240,6 +260,11 @@ pub fn file_fragments(db: &dyn Db, file: SourceFile) -> FileFragments {
         && let Some(results) = cache.decode(entry, text.get())
     {
         return results;
+    }
+    // A file an editor reads, edited inside one string, ID or comment: its fragments are read
+    // from its last tree with that token replaced, instead of parsing the whole file again.
+    if let Some(parse) = db.recent_trees().without_parsing(file, text.get()) {
+        return FileFragments::of_tree(&parse, text.get());
     }
     FileFragments::of_text(text.get())
 }

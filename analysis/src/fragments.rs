@@ -13,7 +13,7 @@ use nacl_syntax::nacl::{
     view::{NodeView, TokenView},
 };
 use nacl_syntax::rowan::NodeOrToken;
-use nacl_syntax::{FlatNode, FlatToken, TextRange, TextSize};
+use nacl_syntax::{TextRange, TextSize};
 use std::borrow::Cow;
 
 /// Text in a fragment (a key, a string, a number, a reference), and a file's whole text: text
@@ -218,19 +218,16 @@ pub fn value_at<'a>(entries: &'a [Entry], path: &[impl AsRef<str>]) -> Option<(&
     Some(found)
 }
 
-/// A node of the parser's flat tree (the text outlives the borrow of the tree).
-type GNode<'a> = FlatNode<'a, 'a>;
-
 /// The fragments a parsed file defines, in order, from the root of its flat tree
 /// ([`nacl_syntax::nacl::parse_flat`]). Blocks whose header is malformed (reported by the parser)
 /// define nothing. No rowan tree is built, so a workspace-wide pass allocates little beyond the
 /// fragments themselves. `source` is the text the tree was parsed from: long text written as-is
 /// in it is kept as slices of it.
-pub fn fragments(root: GNode<'_>, source: &Text) -> Vec<Fragment> {
+pub fn fragments<'t, N: NodeView<'t>>(root: N, source: &Text) -> Vec<Fragment> {
     let mut out = Vec::new();
     let mut reader = Reader { source: source.clone(), entries: Vec::new(), values: Vec::new() };
     for block in root.nodes(BLOCK) {
-        let labels: Vec<Cow<'_, str>> = block.nodes(LABEL).map(GNode::name_text).collect();
+        let labels: Vec<Cow<'_, str>> = block.nodes(LABEL).map(N::name_text).collect();
         let labels: Vec<&str> = labels.iter().map(|l| &**l).collect();
         let Some(header_range) = header_range(block) else { continue };
         match (TopLevelKind::of_labels(&labels), labels.as_slice()) {
@@ -264,7 +261,7 @@ pub fn fragments(root: GNode<'_>, source: &Text) -> Vec<Fragment> {
                     kind: FragmentKind::Instance,
                     range: block.range(),
                     header_range,
-                    type_range: block.node(LABEL).map(GNode::range),
+                    type_range: block.node(LABEL).map(N::range),
                     annotation_types: Vec::new(),
                     fields: Vec::new(),
                     values,
@@ -282,7 +279,7 @@ fn type_id(name: &str) -> Option<ElemId> {
     (id.id_type == IdType::Type && id.name_parts.is_empty()).then_some(id)
 }
 
-fn header_range(block: GNode<'_>) -> Option<TextRange> {
+fn header_range<'t>(block: impl NodeView<'t>) -> Option<TextRange> {
     let mut labels = block.nodes(LABEL);
     let first = labels.next()?.range();
     Some(labels.last().map_or(first, |last| first.cover(last.range())))
@@ -317,12 +314,12 @@ impl Reader {
     }
 
     /// A token's text.
-    fn token_text(&self, token: FlatToken<'_, '_>) -> Text {
+    fn token_text<'t>(&self, token: impl TokenView<'t>) -> Text {
         self.text(token.text(), token.range().start())
     }
 
     /// The text of a `LABEL` or `KEY` (decoded when quoted).
-    fn name_text(&self, name: GNode<'_>) -> Text {
+    fn name_text<'t>(&self, name: impl NodeView<'t>) -> Text {
         match name.node(STRING) {
             Some(string) => {
                 self.plain_string(string).unwrap_or_else(|| self.text(&string.string_value(), content_start(string)))
@@ -333,7 +330,7 @@ impl Reader {
 
     /// The value of a `"` string of literal text alone (no escape, no template), sliced from
     /// the file without decoding it; `None` for any other string.
-    fn plain_string(&self, string: GNode<'_>) -> Option<Text> {
+    fn plain_string<'t>(&self, string: impl NodeView<'t>) -> Option<Text> {
         let mut literal = None;
         for part in string.children() {
             match part {
@@ -349,7 +346,13 @@ impl Reader {
         })
     }
 
-    fn type_fragment(&mut self, block: GNode<'_>, id: ElemId, kind: FragmentKind, header_range: TextRange) -> Fragment {
+    fn type_fragment<'t>(
+        &mut self,
+        block: impl NodeView<'t>,
+        id: ElemId,
+        kind: FragmentKind,
+        header_range: TextRange,
+    ) -> Fragment {
         let mut fragment = Fragment {
             id,
             kind,
@@ -394,7 +397,7 @@ impl Reader {
         fragment
     }
 
-    fn field_def(&mut self, block: GNode<'_>) -> Option<FieldDef> {
+    fn field_def<'t>(&mut self, block: impl NodeView<'t>) -> Option<FieldDef> {
         let mut labels = block.nodes(LABEL);
         let (type_label, name_label) = (labels.next()?, labels.next()?);
         if labels.next().is_some() {
@@ -410,7 +413,7 @@ impl Reader {
         })
     }
 
-    fn variables(&mut self, block: GNode<'_>) -> Vec<Fragment> {
+    fn variables<'t>(&mut self, block: impl NodeView<'t>) -> Vec<Fragment> {
         let Some(body) = block.node(BODY) else { return Vec::new() };
         body.nodes(ATTRIBUTE)
             .filter_map(|attribute| {
@@ -436,7 +439,7 @@ impl Reader {
 
     /// The entries of a body or object; a key set twice keeps its first value (the parser reports
     /// it). Read onto the scratch stack, then moved into one allocation of the exact size.
-    fn entries<'a>(&mut self, attributes: impl Iterator<Item = GNode<'a>>) -> Vec<Entry> {
+    fn entries<'t>(&mut self, attributes: impl Iterator<Item = impl NodeView<'t>>) -> Vec<Entry> {
         /// Up to this many entries a scan finds a repeated key faster than a set.
         const SCAN_LIMIT: usize = 16;
         let start = self.entries.len();
@@ -459,7 +462,7 @@ impl Reader {
         self.entries.drain(start..).collect()
     }
 
-    fn entry(&mut self, attribute: GNode<'_>) -> Option<Entry> {
+    fn entry<'t>(&mut self, attribute: impl NodeView<'t>) -> Option<Entry> {
         let key = attribute.node(KEY)?;
         let value = match attribute.value() {
             Some(value) => self.value_of(value),
@@ -468,7 +471,7 @@ impl Reader {
         Some(Entry { key: self.name_text(key), key_range: key.range(), value })
     }
 
-    fn value_of(&mut self, value: GNode<'_>) -> Value {
+    fn value_of<'t>(&mut self, value: impl NodeView<'t>) -> Value {
         let kind = match value.kind() {
             STRING => self.string_kind(value, false),
             MULTILINE_STRING => self.string_kind(value, true),
@@ -501,7 +504,7 @@ impl Reader {
     }
 
     /// A string's value: plain text, or a template when it holds references.
-    fn string_kind(&self, string: GNode<'_>, multiline: bool) -> ValueKind {
+    fn string_kind<'t>(&self, string: impl NodeView<'t>, multiline: bool) -> ValueKind {
         if !multiline && let Some(text) = self.plain_string(string) {
             return ValueKind::String(text);
         }
@@ -541,7 +544,7 @@ impl Reader {
         ValueKind::Template(out.into_boxed_slice())
     }
 
-    fn call_kind(&self, call: GNode<'_>) -> ValueKind {
+    fn call_kind<'t>(&self, call: impl NodeView<'t>) -> ValueKind {
         let strings: Vec<Text> = call
             .node(ARG_LIST)
             .into_iter()
@@ -711,7 +714,7 @@ pub mod stored_range {
 
 /// Where the content of a string node starts: its first text or escape (the end of the string
 /// when it has none).
-fn content_start(string: GNode<'_>) -> TextSize {
+fn content_start<'t>(string: impl NodeView<'t>) -> TextSize {
     string
         .children()
         .filter_map(NodeOrToken::into_token)

@@ -208,3 +208,69 @@ fn an_edit_inside_a_string_value_reuses_the_rest_of_the_tree() {
         assert_eq!(std::ptr::eq(&*green, &*untouched), reused, "{text:?}");
     }
 }
+
+/// The `.nacl` files of the test data, and up to 300 files of each corpus workspace.
+fn sample_texts() -> Vec<(PathBuf, String)> {
+    let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = vec![manifest.join("test_data"), manifest.join("../syntax/test_data")];
+    dirs.extend(nacl_corpus::workspaces());
+    let mut texts = Vec::new();
+    for dir in dirs {
+        let mut stack = vec![dir];
+        let mut taken = 0;
+        while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "nacl")
+                    && taken < 300
+                    && let Ok(text) = std::fs::read_to_string(&path)
+                {
+                    taken += 1;
+                    texts.push((path, text));
+                }
+            }
+        }
+    }
+    texts
+}
+
+#[test]
+fn fragments_read_from_the_syntax_tree_are_those_read_from_the_flat_tree() {
+    let texts = sample_texts();
+    assert!(texts.len() > 50, "only {} files", texts.len());
+    for (path, text) in texts {
+        let text = Text::from(text);
+        let parse = nacl_syntax::nacl::parse(&text);
+        assert_eq!(
+            nacl_analysis::db::FileFragments::of_tree(&parse, &text),
+            nacl_analysis::db::FileFragments::of_text(&text),
+            "{}",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn the_fragments_of_a_file_edited_after_an_editor_read_it_are_those_of_its_text() {
+    let mut db = RootDatabase::default();
+    let before = "salto.t a {\n  name = \"A\"\n  ref = salto.t.instance.b\n}\nsalto.t b {\n  name = \"B\"\n}\n";
+    let (_, files) = workspace_of(&db, &[("a.nacl", before)]);
+    let file = files[0];
+    // An editor reads the file (its tree is kept), then edits it: the fragments are read from
+    // the tree with one token replaced when the edit allows, else from a parse of the text.
+    nacl_analysis::db::parse(&db, file);
+    for after in [
+        "salto.t a {\n  name = \"A, longer\"\n  ref = salto.t.instance.b\n}\nsalto.t b {\n  name = \"B\"\n}\n",
+        "salto.t a {\n  name = \"A, longer\"\n  ref = salto.t.instance.bb\n}\nsalto.t b {\n  name = \"B\"\n}\n",
+        "salto.t a {\n  name = \"A, longer\"\n  ref = salto.t.instance.bb\n}\nsalto.t b {\n  nam = \"B\"\n}\n",
+        "salto.t a {\n  name = \"A, longer\"\n  ref = salto.t.instance.bb\n}\nsalto.t b {\n  nam = \"B!\"\n}\n",
+    ] {
+        file.set_text(&mut db).to(Text::from(after).into());
+        let fragments = nacl_analysis::db::file_fragments(&db, file);
+        assert_eq!(*fragments, nacl_analysis::db::FileFragments::of_text(&Text::from(after)), "{after:?}");
+        assert_eq!(*nacl_analysis::db::parse(&db, file), nacl_syntax::nacl::parse(after), "{after:?}");
+    }
+}

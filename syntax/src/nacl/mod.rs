@@ -20,7 +20,7 @@ pub use error::ErrorCode;
 pub use escape::StringDecoder;
 pub use kind::{NaclLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken};
 pub use parser::MAX_NESTING;
-pub use reparse::reparse;
+pub use reparse::{reparse, reparse_token};
 
 use crate::{FlatTree, SyntaxError, TextRange};
 use rowan::ast::AstNode;

@@ -30,9 +30,10 @@ pub fn reparse(previous: &Parse, previous_text: &str, text: &str) -> Parse {
     reparse_token(previous, previous_text, text).unwrap_or_else(|| crate::nacl::parse(text))
 }
 
-/// The parse of `text` made by replacing the one token of `previous` the edit falls in, when
-/// that is certain to equal a full parse.
-pub(crate) fn reparse_token(previous: &Parse, previous_text: &str, text: &str) -> Option<Parse> {
+/// The parse of `text` made by replacing the one token of `previous` (the parse of
+/// `previous_text`) the edit falls in, when that is certain to equal a full parse (see the
+/// module's documentation); `None` when it is not, or the texts are equal.
+pub fn reparse_token(previous: &Parse, previous_text: &str, text: &str) -> Option<Parse> {
     let edit = Edit::between(previous_text, text)?;
     let root = previous.syntax();
     let token = edited_token(&root, &edit)?;
