@@ -183,6 +183,11 @@ fn a_new_file_rebuilds_one_part_of_the_index_and_of_the_symbol_table() {
     assert_eq!(count(&third, "element_index"), 0, "the element index is kept: {third:#?}");
 }
 
+/// The one file of a workspace holding only `text`.
+fn single_file(db: &RootDatabase, text: &str) -> SourceFile {
+    workspace_of(db, &[("a.nacl", text)]).1[0]
+}
+
 /// The green node of the `index`th top-level block of `file`'s tree.
 fn block_green(db: &RootDatabase, file: SourceFile, index: usize) -> nacl_syntax::rowan::GreenNode {
     let root = nacl_analysis::db::parse(db, file).syntax();
@@ -193,9 +198,7 @@ fn block_green(db: &RootDatabase, file: SourceFile, index: usize) -> nacl_syntax
 #[test]
 fn an_edit_inside_a_string_value_reuses_the_rest_of_the_tree() {
     let mut db = RootDatabase::default();
-    let before = "salto.t a {\n  name = \"A\"\n}\nsalto.t b {\n  name = \"B\"\n}\n";
-    let (_, files) = workspace_of(&db, &[("a.nacl", before)]);
-    let file = files[0];
+    let file = single_file(&db, "salto.t a {\n  name = \"A\"\n}\nsalto.t b {\n  name = \"B\"\n}\n");
     let untouched = block_green(&db, file, 1);
     for (text, reused) in [
         ("salto.t a {\n  name = \"A, longer\"\n}\nsalto.t b {\n  name = \"B\"\n}\n", true),
@@ -256,9 +259,10 @@ fn fragments_read_from_the_syntax_tree_are_those_read_from_the_flat_tree() {
 #[test]
 fn the_fragments_of_a_file_edited_after_an_editor_read_it_are_those_of_its_text() {
     let mut db = RootDatabase::default();
-    let before = "salto.t a {\n  name = \"A\"\n  ref = salto.t.instance.b\n}\nsalto.t b {\n  name = \"B\"\n}\n";
-    let (_, files) = workspace_of(&db, &[("a.nacl", before)]);
-    let file = files[0];
+    let file = single_file(
+        &db,
+        "salto.t a {\n  name = \"A\"\n  ref = salto.t.instance.b\n}\nsalto.t b {\n  name = \"B\"\n}\n",
+    );
     // An editor reads the file (its tree is kept), then edits it: the fragments are read from
     // the tree with one token replaced when the edit allows, else from a parse of the text.
     nacl_analysis::db::parse(&db, file);
