@@ -129,8 +129,9 @@ pub trait Db: salsa::Database {
 }
 
 /// The syntax trees [`parse`] made last, each with the text it is of, for the few files edited
-/// most recently: after an edit inside a string value or a comment, the new tree is the old one
-/// with one token replaced ([`nacl_syntax::nacl::reparse`]), instead of a parse of the whole file.
+/// most recently: after an edit inside a string value, an ID or a comment, the new tree is the
+/// old one with one token replaced ([`nacl_syntax::nacl::reparse_token`]), instead of a parse of
+/// the whole file.
 ///
 /// Salsa keeps no result it replaced, so these are kept beside it. What `parse` returns is the
 /// same either way (the reparse equals a full parse), so reading them does not make its result
@@ -142,24 +143,18 @@ impl RecentTrees {
     /// How many files' trees are kept.
     const FILES: usize = 4;
 
-    /// Takes out the tree kept for `file`, with its text.
-    fn take(&self, file: SourceFile) -> Option<(Text, nacl_syntax::nacl::Parse)> {
-        let mut trees = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let at = trees.iter().position(|(kept, ..)| *kept == file)?;
-        trees.remove(at).map(|(_, text, parse)| (text, parse))
-    }
-
     /// The tree of `text` for `file` when it costs no parse: the tree kept for `file` is of
     /// `text`, or of a text one edit inside one token away (then that token is replaced, and the
-    /// new tree kept instead). `None` otherwise.
+    /// new tree kept instead, as the most recent). `None` otherwise.
     fn without_parsing(&self, file: SourceFile, text: &Text) -> Option<nacl_syntax::nacl::Parse> {
         let mut trees = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let (_, kept_text, kept) = trees.iter_mut().find(|(kept, ..)| *kept == file)?;
-        if **kept_text != **text {
-            *kept = nacl_syntax::nacl::reparse_token(kept, kept_text, text)?;
-            *kept_text = text.clone();
-        }
-        Some(kept.clone())
+        let at = trees.iter().position(|(kept, ..)| *kept == file)?;
+        let (_, kept_text, kept) = &trees[at];
+        let parse =
+            if **kept_text == **text { kept.clone() } else { nacl_syntax::nacl::reparse_token(kept, kept_text, text)? };
+        trees.remove(at);
+        trees.push_front((file, text.clone(), parse.clone()));
+        Some(parse)
     }
 
     /// Keeps `parse`, the tree of `text`, as `file`'s, dropping the oldest beyond [`Self::FILES`].
@@ -277,12 +272,11 @@ pub fn file_fragments(db: &dyn Db, file: SourceFile) -> FileFragments {
 pub fn parse(db: &dyn Db, file: SourceFile) -> nacl_syntax::nacl::Parse {
     let text = file.text(db).get();
     let recent = db.recent_trees();
-    let parse = match recent.take(file) {
-        Some((previous_text, previous)) => nacl_syntax::nacl::reparse(&previous, &previous_text, text),
-        None => nacl_syntax::nacl::parse(text),
-    };
-    recent.keep(file, text.clone(), parse.clone());
-    parse
+    recent.without_parsing(file, text).unwrap_or_else(|| {
+        let parse = nacl_syntax::nacl::parse(text);
+        recent.keep(file, text.clone(), parse.clone());
+        parse
+    })
 }
 
 /// The IDs of the elements a file defines, in order: the firewall between edits inside values

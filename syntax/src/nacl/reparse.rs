@@ -151,7 +151,7 @@ fn keeps_its_kind(token: &SyntaxToken, new_text: &str, edit: &Edit) -> bool {
 /// Whether the structure checks read the strings inside a node of this kind (keys and labels
 /// name things; `file("...")` arguments are checked).
 fn is_read_by_the_checks(kind: SyntaxKind) -> bool {
-    matches!(kind, KEY | LABEL | CALL | ARG_LIST)
+    matches!(kind, KEY | LABEL | CALL)
 }
 
 /// The errors of the old text moved to the new one, or `None` if one touches the edited token
