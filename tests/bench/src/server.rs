@@ -99,12 +99,15 @@ struct Target {
 fn pick_file(files: &[PathBuf]) -> Option<Target> {
     files.iter().find_map(|path| {
         let text = std::fs::read_to_string(path).ok()?;
-        let is_instance_header =
-            |l: &str| !l.starts_with([' ', '\t']) && !l.starts_with("type ") && l.trim_end().ends_with('{');
-        let header = text.lines().position(is_instance_header)?;
+        let header = text.lines().position(|l| starts_an_instance(l) && l.trim_end().ends_with('{'))?;
         let edit = string_value(&text, header + 1)?;
         Some(Target { path: path.clone(), text, edit, header })
     })
+}
+
+/// Whether `line` may be an instance's header: a top-level line that is not a type's.
+fn starts_an_instance(line: &str) -> bool {
+    !line.starts_with([' ', '\t']) && !line.starts_with("type ")
 }
 
 /// Where the edits of a benchmark go in `text`: just inside the first string value written on a
@@ -290,16 +293,21 @@ fn time_edits(client: &mut Client, file_uri: &str, (line, character): (usize, us
     (0..EDITS)
         .map(|i| {
             let version = i as i64 + 2;
-            let at = json!({ "line": line, "character": character });
             let started = Instant::now();
-            client.notify(
-                "textDocument/didChange",
-                json!({ "textDocument": { "uri": file_uri, "version": version }, "contentChanges": [{ "range": { "start": at, "end": at }, "text": "e" }] }),
-            );
+            type_a_letter(client, file_uri, version, (line, character));
             client.diagnostics(file_uri, version);
             started.elapsed()
         })
         .collect()
+}
+
+/// Types `e` at `(line, character)` of the document at `file_uri`, making it `version`.
+fn type_a_letter(client: &mut Client, file_uri: &str, version: i64, (line, character): (usize, usize)) {
+    let at = json!({ "line": line, "character": character });
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": file_uri, "version": version }, "contentChanges": [{ "range": { "start": at, "end": at }, "text": "e" }] }),
+    );
 }
 
 /// The least size of the large document ([`large_document`]): real workspaces have NaCl files of
@@ -314,8 +322,7 @@ fn large_document(client: &mut Client, root: &Path, text: &str) -> Option<LargeD
     let mut large = String::with_capacity(LARGE_DOCUMENT + text.len() * 2);
     for copy in 0..LARGE_DOCUMENT.div_ceil(text.len().max(1)) {
         for line in text.lines() {
-            let instance = !line.starts_with([' ', '\t']) && !line.starts_with("type ");
-            let head = line.trim_end().strip_suffix('{').filter(|_| instance);
+            let head = line.trim_end().strip_suffix('{').filter(|_| starts_an_instance(line));
             match head {
                 Some(head) => large.push_str(&format!("{}_copy{copy} {{", head.trim_end())),
                 None => large.push_str(line),
@@ -348,13 +355,9 @@ fn time_hovers_after_edits(
     (0..EDITS as i64)
         .map(|i| {
             let version = version + i;
-            let at = json!({ "line": line, "character": character });
             client.received.clear();
             let started = Instant::now();
-            client.notify(
-                "textDocument/didChange",
-                json!({ "textDocument": { "uri": file_uri, "version": version }, "contentChanges": [{ "range": { "start": at, "end": at }, "text": "e" }] }),
-            );
+            type_a_letter(client, file_uri, version, (line, character));
             std::hint::black_box(client.request(
                 "textDocument/hover",
                 json!({ "textDocument": { "uri": file_uri }, "position": { "line": line, "character": key } }),
