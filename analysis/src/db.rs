@@ -130,7 +130,8 @@ pub trait Db: salsa::Database {
 
 /// The syntax trees [`parse`] made last, each with the text it is of, for the few files edited
 /// most recently: after an edit inside a string value, an ID or a comment, the new tree is the
-/// old one with one token replaced ([`nacl_syntax::nacl::reparse_token`]), instead of a parse of
+/// old one with one token replaced, and after an edit inside an object or a list value, the old
+/// one with that value parsed again ([`nacl_syntax::nacl::reparse_part`]), instead of a parse of
 /// the whole file.
 ///
 /// Salsa keeps no result it replaced, so these are kept beside it. What `parse` returns is the
@@ -143,15 +144,15 @@ impl RecentTrees {
     /// How many files' trees are kept.
     const FILES: usize = 4;
 
-    /// The tree of `text` for `file` when it costs no parse: the tree kept for `file` is of
-    /// `text`, or of a text one edit inside one token away (then that token is replaced, and the
-    /// new tree kept instead, as the most recent). `None` otherwise.
-    fn without_parsing(&self, file: SourceFile, text: &Text) -> Option<nacl_syntax::nacl::Parse> {
+    /// The tree of `text` for `file` when it costs no parse of the whole file: the tree kept for
+    /// `file` is of `text`, or of a text one edit inside one token, object or list away (then that
+    /// part is parsed again, and the new tree kept instead, as the most recent). `None` otherwise.
+    fn without_full_parse(&self, file: SourceFile, text: &Text) -> Option<nacl_syntax::nacl::Parse> {
         let mut trees = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let at = trees.iter().position(|(kept, ..)| *kept == file)?;
         let (_, kept_text, kept) = &trees[at];
         let parse =
-            if **kept_text == **text { kept.clone() } else { nacl_syntax::nacl::reparse_token(kept, kept_text, text)? };
+            if **kept_text == **text { kept.clone() } else { nacl_syntax::nacl::reparse_part(kept, kept_text, text)? };
         trees.remove(at);
         trees.push_front((file, text.clone(), parse.clone()));
         Some(parse)
@@ -256,9 +257,10 @@ pub fn file_fragments(db: &dyn Db, file: SourceFile) -> FileFragments {
     {
         return results;
     }
-    // A file an editor reads, edited inside one string, ID or comment: its fragments are read
-    // from its last tree with that token replaced, instead of parsing the whole file again.
-    if let Some(parse) = db.recent_trees().without_parsing(file, text.get()) {
+    // A file an editor reads, edited inside one string, ID, comment, object or list: its
+    // fragments are read from its last tree with that part parsed again, instead of parsing the
+    // whole file again.
+    if let Some(parse) = db.recent_trees().without_full_parse(file, text.get()) {
         return FileFragments::of_tree(&parse, text.get());
     }
     FileFragments::of_text(text.get())
@@ -272,7 +274,7 @@ pub fn file_fragments(db: &dyn Db, file: SourceFile) -> FileFragments {
 pub fn parse(db: &dyn Db, file: SourceFile) -> nacl_syntax::nacl::Parse {
     let text = file.text(db).get();
     let recent = db.recent_trees();
-    recent.without_parsing(file, text).unwrap_or_else(|| {
+    recent.without_full_parse(file, text).unwrap_or_else(|| {
         let parse = nacl_syntax::nacl::parse(text);
         recent.keep(file, text.clone(), parse.clone());
         parse

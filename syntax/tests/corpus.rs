@@ -185,3 +185,61 @@ fn raw_multiline_oracle_applies_escapes() {
     assert_eq!(multiline_value_from_raw("\\''' q\n"), "''' q");
     assert_eq!(multiline_value_from_raw("a\\b\n"), "a\\b");
 }
+
+/// What [`corpus_edits_reparse_as_a_full_parse`] inserts: text, and bytes that start, end or
+/// split tokens, objects and lists.
+const INSERTIONS: &[&str] = &[
+    "a",
+    "é",
+    " ",
+    "1",
+    "\"",
+    "\\",
+    "$",
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    "'''",
+    "\n",
+    "\r\n",
+    "=",
+    ".",
+    "//",
+    "\n  k = 1",
+    "x = {",
+];
+
+#[test]
+fn corpus_edits_reparse_as_a_full_parse() {
+    let texts = corpus_texts();
+    // One file in 25, eight chained edits each, at places a linear congruential generator picks
+    // (seeded by the file's place in the list, so every run makes the same edits).
+    let failures: Vec<String> = texts
+        .par_iter()
+        .enumerate()
+        .filter(|(index, _)| index % 25 == 0)
+        .filter_map(|(index, (name, text))| {
+            let mut seed = index as u64;
+            let mut next = |below: usize| {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (seed >> 33) as usize % below.max(1)
+            };
+            let (mut text, mut parse) = (text.clone(), nacl_syntax::nacl::parse(text));
+            for _ in 0..8 {
+                let start = (0..=next(text.len() + 1).min(text.len())).rev().find(|&i| text.is_char_boundary(i))?;
+                let end = (start + next(4)..=text.len()).find(|&i| text.is_char_boundary(i))?;
+                let mut edited = text.clone();
+                edited.replace_range(start..end, INSERTIONS[next(INSERTIONS.len())]);
+                let full = nacl_syntax::nacl::parse(&edited);
+                if nacl_syntax::nacl::reparse_part(&parse, &text, &edited).is_some_and(|reparsed| reparsed != full) {
+                    return Some(format!("{name}: replacing {start}..{end}"));
+                }
+                (text, parse) = (edited, full);
+            }
+            None
+        })
+        .collect();
+    assert!(failures.is_empty(), "{} edits reparse unlike a full parse:\n{}", failures.len(), failures.join("\n"));
+}

@@ -20,7 +20,7 @@ pub use error::ErrorCode;
 pub use escape::StringDecoder;
 pub use kind::{NaclLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken};
 pub use parser::MAX_NESTING;
-pub use reparse::{reparse, reparse_token};
+pub use reparse::{reparse, reparse_part};
 
 use crate::{FlatTree, SyntaxError, TextRange};
 use rowan::ast::AstNode;
@@ -49,14 +49,35 @@ pub fn parse(text: &str) -> Parse {
 /// over whole workspaces, which read each file once.
 pub fn parse_flat(text: &str) -> (FlatTree<'_>, Vec<SyntaxError>) {
     let lexed = lexer::lex(text);
-    let (tree, mut errors) = parser::parse_tokens(text, &lexed);
+    let (tree, errors) = parser::parse_tokens(text, &lexed);
+    let errors = all_errors(&tree, errors, lexed.errors);
+    (tree, errors)
+}
+
+/// [`parse_flat`] of `text` that is one object or list (`kind`), bracket to bracket, written at
+/// nesting depth `depth` in a longer text (see `parser::parse_bracketed_tokens`): its green node
+/// and its errors, ranges counted from its start. `None` when it would not end at its last
+/// bracket.
+pub(crate) fn parse_bracketed(
+    text: &str,
+    depth: u32,
+    kind: SyntaxKind,
+) -> Option<(rowan::GreenNode, Vec<SyntaxError>)> {
+    let lexed = lexer::lex(text);
+    let (tree, errors) = parser::parse_bracketed_tokens(text, &lexed, depth, kind)?;
+    let errors = all_errors(&tree, errors, lexed.errors);
+    Some((tree.green(), errors))
+}
+
+/// The parser's errors, the lexer's and the structure checks' over `tree`, ordered by position.
+fn all_errors(tree: &FlatTree<'_>, mut errors: Vec<SyntaxError>, lexed: Vec<SyntaxError>) -> Vec<SyntaxError> {
     let generic_ranges: Vec<TextRange> =
         errors.iter().filter(|e| e.code == ErrorCode::UnquotedGenericType).map(|e| e.range).collect();
     // An unquoted `List<x>` is reported once, not also as unexpected `<` and `>`.
-    errors.extend(lexed.errors.into_iter().filter(|e| {
+    errors.extend(lexed.into_iter().filter(|e| {
         e.code != ErrorCode::UnexpectedCharacter || !generic_ranges.iter().any(|r| r.contains_range(e.range))
     }));
     errors.extend(validation::validate(tree.root()));
     crate::base::sort_errors(&mut errors);
-    (tree, errors)
+    errors
 }

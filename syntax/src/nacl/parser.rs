@@ -35,6 +35,40 @@ pub(crate) fn parse_tokens<'t>(text: &'t str, lexed: &Lexed) -> (FlatTree<'t>, V
     (parser.builder.finish(ERROR_TOKEN), parser.errors)
 }
 
+/// Parses lexed text that is one object or list (`kind`), from its opening bracket to its
+/// closing one, written at nesting depth `depth` (the bodies, lists, argument lists and objects
+/// around it) in a longer text: its flat tree (it is the root) and the parser's errors (lexical
+/// errors not included). `None` unless it ends with its own closing bracket as the text's last
+/// token: then, in the longer text, the parser reads these tokens the same way, whatever comes
+/// before or after.
+pub(crate) fn parse_bracketed_tokens<'t>(
+    text: &'t str,
+    lexed: &Lexed,
+    depth: u32,
+    kind: SyntaxKind,
+) -> Option<(FlatTree<'t>, Vec<SyntaxError>)> {
+    let open = match kind {
+        OBJECT => L_BRACE,
+        LIST => L_BRACK,
+        _ => return None,
+    };
+    if lexed.tokens.first().map(|t| t.kind) != Some(open) {
+        return None;
+    }
+    let starts = crate::base::token_starts(lexed.tokens.iter().map(|t| t.len));
+    let mut parser = Parser {
+        text,
+        tokens: &lexed.tokens,
+        starts,
+        pos: 0,
+        builder: FlatBuilder::new(text, lexed.tokens.len(), kind),
+        errors: Vec::new(),
+        depth,
+    };
+    let closed = if kind == OBJECT { parser.object() } else { parser.list() };
+    (closed && parser.pos == lexed.tokens.len()).then(|| (parser.builder.finish(ERROR_TOKEN), parser.errors))
+}
+
 struct Parser<'t, 'l> {
     text: &'t str,
     tokens: &'l [Token],
@@ -452,8 +486,12 @@ impl Parser<'_, '_> {
                     self.finish();
                 }
             }
-            Some(L_BRACK) => self.list(),
-            Some(L_BRACE) => self.object(),
+            Some(L_BRACK) => {
+                self.list();
+            }
+            Some(L_BRACE) => {
+                self.object();
+            }
             // The lexer reported the bad character; the rest of the line goes with it.
             Some(ERROR_TOKEN) => self.recover_line(),
             None | Some(NEWLINE) => {
@@ -514,17 +552,19 @@ impl Parser<'_, '_> {
         self.finish();
     }
 
-    fn list(&mut self) {
+    /// `[` values, separated by commas `]`; whether the list ends with its own `]`.
+    fn list(&mut self) -> bool {
         self.start(LIST);
         let open = self.current_range();
         if !self.enter() {
             self.finish();
-            return;
+            return false;
         }
         self.bump();
-        self.comma_separated(R_BRACK, open);
+        let closed = self.comma_separated(R_BRACK, open);
         self.leave();
         self.finish();
+        closed
     }
 
     fn call(&mut self) {
@@ -541,25 +581,26 @@ impl Parser<'_, '_> {
         self.finish();
     }
 
-    /// Items of a list or an argument list up to `close`; line breaks are free inside.
-    fn comma_separated(&mut self, close: SyntaxKind, open: TextRange) {
+    /// Items of a list or an argument list up to `close`; line breaks are free inside. Whether
+    /// `close` ended them.
+    fn comma_separated(&mut self, close: SyntaxKind, open: TextRange) -> bool {
         let (what, closer) = if close == R_BRACK { ("list", "]") } else { ("argument list", ")") };
         loop {
             self.skip_newlines();
             match self.current() {
                 Some(kind) if kind == close => {
                     self.bump();
-                    return;
+                    return true;
                 }
                 None | Some(R_BRACE | R_BRACK | R_PAREN) => {
                     let message = format!("this {what} is never closed: add `{closer}`");
                     self.error(ErrorCode::Unclosed, open, message);
-                    return;
+                    return false;
                 }
                 Some(IDENT | QUOTE) if self.is_attribute_at(self.current_index()) => {
                     let message = format!("this {what} is never closed: add `{closer}` before the next attribute");
                     self.error(ErrorCode::Unclosed, open, message);
-                    return;
+                    return false;
                 }
                 Some(COMMA) => {
                     self.error_here(ErrorCode::ExpectedValue, "expected a value before `,`");
@@ -591,15 +632,16 @@ impl Parser<'_, '_> {
         }
     }
 
-    /// `{` entries `key = value`, one per line `}`.
-    fn object(&mut self) {
+    /// `{` entries `key = value`, one per line `}`; whether the object ends with its own `}`.
+    fn object(&mut self) -> bool {
         self.start(OBJECT);
         let open = self.current_range();
         if !self.enter() {
             self.finish();
-            return;
+            return false;
         }
         self.bump();
+        let mut closed = false;
         loop {
             self.skip_newlines();
             match self.current() {
@@ -609,6 +651,7 @@ impl Parser<'_, '_> {
                 }
                 Some(R_BRACE) => {
                     self.bump();
+                    closed = true;
                     break;
                 }
                 Some(IDENT | QUOTE) if self.is_attribute_at(self.current_index()) => {
@@ -653,6 +696,7 @@ impl Parser<'_, '_> {
         }
         self.leave();
         self.finish();
+        closed
     }
 
     fn found_after_key(&self) -> String {

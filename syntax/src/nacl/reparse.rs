@@ -1,14 +1,24 @@
-//! Reparsing after an edit: when the edit stays inside the literal text of a string value, a
-//! reference's element ID or a `//` comment, the new tree is the old one with that one token
-//! replaced, and nothing else is parsed again.
+//! Reparsing after an edit: only the part of the old tree the edit falls in is parsed again.
 //!
-//! The token is replaced only where a full parse provably gives the same tree and errors: the
-//! new text of the token holds no byte that ends or changes a token in its place (in a string:
-//! quotes, backslashes, `$`, `'`, line breaks, control characters; in an ID, anything but a word's
-//! bytes), so the lexer would make one token of the same kind over exactly that text; the parser
-//! would read it the same way (an ID that becomes `true` or `false` is a literal); the token is
-//! in a value (not a key, a label or a function argument, which the structure checks read); and
-//! no error touches the token. Anything else is parsed in full.
+//! - **One token.** When the edit stays inside the literal text of a string value, a reference's
+//!   element ID or a `//` comment, the new tree is the old one with that one token replaced.
+//!   This is done only where a full parse provably gives the same tree and errors: the new text
+//!   of the token holds no byte that ends or changes a token in its place (in a string: quotes,
+//!   backslashes, `$`, `'`, line breaks, control characters; in an ID, anything but a word's
+//!   bytes), so the lexer would make one token of the same kind over exactly that text; the
+//!   parser would read it the same way (an ID that becomes `true` or `false` is a literal); the
+//!   token is in a value (not a key, a label or a function argument, which the structure checks
+//!   read); and no error touches the token.
+//! - **One object or list.** Otherwise, when the edit is inside an object or a list value (its
+//!   brackets untouched), its new text is lexed, parsed and checked alone, and replaces the old
+//!   one. This is done only where that equals a full parse: it still ends at its own closing
+//!   bracket (else the edit changed where it ends, and what follows it), it is parsed at the
+//!   nesting depth it has in the file, and every old error lies inside it (then it is its own:
+//!   the lexer, the parser and the structure checks read nothing around an object or a list to
+//!   report inside it, nor inside it to report around it) or clear of it. The innermost few
+//!   objects and lists around the edit are tried.
+//!
+//! Anything else is parsed in full.
 
 use crate::{
     SyntaxError, TextRange, TextSize,
@@ -27,25 +37,74 @@ pub fn reparse(previous: &Parse, previous_text: &str, text: &str) -> Parse {
     if previous_text == text {
         return previous.clone();
     }
-    reparse_token(previous, previous_text, text).unwrap_or_else(|| crate::nacl::parse(text))
+    reparse_part(previous, previous_text, text).unwrap_or_else(|| crate::nacl::parse(text))
 }
 
-/// The parse of `text` made by replacing the one token of `previous` (the parse of
-/// `previous_text`) the edit falls in, when that is certain to equal a full parse (see the
-/// module's documentation); `None` when it is not, or the texts are equal.
-pub fn reparse_token(previous: &Parse, previous_text: &str, text: &str) -> Option<Parse> {
+/// The parse of `text` made by parsing again only the token, object or list of `previous` (the
+/// parse of `previous_text`) the edit falls in, when that is certain to equal a full parse (see
+/// the module's documentation); `None` when it is not, or the texts are equal.
+pub fn reparse_part(previous: &Parse, previous_text: &str, text: &str) -> Option<Parse> {
     let edit = Edit::between(previous_text, text)?;
     let root = previous.syntax();
-    let token = edited_token(&root, &edit)?;
+    replace_token(previous, &root, &edit, text).or_else(|| replace_bracketed(previous, &root, &edit, text))
+}
+
+/// The new parse with the one token the edit falls in replaced, when that equals a full parse.
+fn replace_token(previous: &Parse, root: &SyntaxNode, edit: &Edit, text: &str) -> Option<Parse> {
+    let token = edited_token(root, edit)?;
     let range = token.text_range();
     let new_end = usize::from(range.end()).checked_add_signed(edit.delta())?;
     let new_text = text.get(usize::from(range.start())..new_end)?;
-    if !keeps_its_kind(&token, new_text, &edit) {
+    if !keeps_its_kind(&token, new_text, edit) {
         return None;
     }
-    let errors = shifted_errors(previous.errors(), range, edit.delta())?;
+    let errors = shifted_errors(previous.errors(), range, edit.delta(), Inside::Refuse)?;
     let green = token.replace_with(GreenToken::new(NaclLanguage::kind_to_raw(token.kind()), new_text));
     Some(Parse::new(green, errors))
+}
+
+/// How many of the objects and lists around an edit, innermost first, are tried before a full
+/// parse.
+const BRACKETED_TRIED: usize = 3;
+
+/// The new parse with an object or a list around the edit parsed again, when that equals a full
+/// parse.
+fn replace_bracketed(previous: &Parse, root: &SyntaxNode, edit: &Edit, text: &str) -> Option<Parse> {
+    let holds_the_edit = |node: &SyntaxNode| {
+        let range = node.text_range();
+        matches!(node.kind(), OBJECT | LIST)
+            && usize::from(range.start()) < edit.start
+            && edit.old_end < usize::from(range.end())
+    };
+    let token = root.token_at_offset(TextSize::try_from(edit.start).ok()?).left_biased()?;
+    token
+        .parent_ancestors()
+        .filter(holds_the_edit)
+        .take(BRACKETED_TRIED)
+        .find_map(|node| reparse_bracketed(previous, &node, edit, text))
+}
+
+/// The new parse with `node`, an object or a list whose brackets the edit leaves, parsed again.
+fn reparse_bracketed(previous: &Parse, node: &SyntaxNode, edit: &Edit, text: &str) -> Option<Parse> {
+    let range = node.text_range();
+    let new_end = usize::from(range.end()).checked_add_signed(edit.delta())?;
+    let new_text = text.get(usize::from(range.start())..new_end)?;
+    let mut errors = shifted_errors(previous.errors(), range, edit.delta(), Inside::Drop)?;
+    let depth = node.ancestors().skip(1).filter(|node| opens_a_level(node.kind())).count();
+    let (green, own_errors) = crate::nacl::parse_bracketed(new_text, u32::try_from(depth).ok()?, node.kind())?;
+    for error in own_errors {
+        let range = TextRange::new(
+            range.start().checked_add(error.range.start())?,
+            range.start().checked_add(error.range.end())?,
+        );
+        errors.push(SyntaxError { range, ..error });
+    }
+    Some(Parse::new(node.replace_with(green), errors))
+}
+
+/// Whether a node of this kind is one level of the parser's nesting ([`crate::nacl::MAX_NESTING`]).
+fn opens_a_level(kind: SyntaxKind) -> bool {
+    matches!(kind, BODY | LIST | ARG_LIST | OBJECT)
 }
 
 /// Where two texts differ: the bytes `start..old_end` of the old text became `start..new_end`.
@@ -154,24 +213,39 @@ fn is_read_by_the_checks(kind: SyntaxKind) -> bool {
     matches!(kind, KEY | LABEL | CALL)
 }
 
-/// The errors of the old text moved to the new one, or `None` if one touches the edited token
-/// (its message or range might change).
-fn shifted_errors(errors: &[SyntaxError], token: TextRange, delta: isize) -> Option<Vec<SyntaxError>> {
+/// What [`shifted_errors`] does with an error inside the part parsed again.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Inside {
+    /// Gives up: the part's new text is not checked again.
+    Refuse,
+    /// Leaves it out: the part's new errors replace it.
+    Drop,
+}
+
+/// The errors of the old text outside `part` (the range parsed again), moved to the new text.
+/// `None` if one overlaps `part` without lying inside it, lies at its edges (empty there, or
+/// at its first byte: the parser around an object may report what it found there), or lies
+/// inside it when `inside` refuses that.
+fn shifted_errors(errors: &[SyntaxError], part: TextRange, delta: isize, inside: Inside) -> Option<Vec<SyntaxError>> {
     let shift = |at: TextSize| TextSize::try_from(usize::from(at).checked_add_signed(delta)?).ok();
-    errors
-        .iter()
-        .map(|error| {
-            let range = error.range;
-            if range.end() <= token.start() && !(range.is_empty() && range.start() == token.start()) {
-                Some(error.clone())
-            } else if range.start() >= token.end() && !(range.is_empty() && range.start() == token.end()) {
-                let range = TextRange::new(shift(range.start())?, shift(range.end())?);
-                Some(SyntaxError { range, ..error.clone() })
-            } else {
-                None
-            }
-        })
-        .collect()
+    let mut kept = Vec::with_capacity(errors.len());
+    for error in errors {
+        let range = error.range;
+        let at_an_edge = range.start() == part.start() || (range.is_empty() && range.start() == part.end());
+        if at_an_edge {
+            return None;
+        } else if range.end() <= part.start() {
+            kept.push(error.clone());
+        } else if range.start() >= part.end() {
+            let range = TextRange::new(shift(range.start())?, shift(range.end())?);
+            kept.push(SyntaxError { range, ..error.clone() });
+        } else if part.contains_range(range) && inside == Inside::Drop {
+            continue;
+        } else {
+            return None;
+        }
+    }
+    Some(kept)
 }
 
 #[cfg(test)]
@@ -210,7 +284,40 @@ salto.t one {
 salto.t "two" {
   name = "unclosed
 }
+salto.t three {
+  deep = {
+    inner = {
+      a = 1
+      b = "two"
+      list = [{ x = 1 }, { y = "z" }]
+      a = 3
+    }
+    call = file({ p = 1 })
+    bad = { x }
+    comma = { c = 1, d = 2 }
+    multi = {
+      text = '''
+        { not an object }
+        '''
+    }
+  }
+}
+type salto.u {
+  annotations {
+    val = { v = 1 }
+  }
+}
 "#;
+
+    /// [`replace_token`] from `previous`, the parse of `previous_text`, to `text`.
+    fn reparse_token(previous: &Parse, previous_text: &str, text: &str) -> Option<Parse> {
+        replace_token(previous, &previous.syntax(), &Edit::between(previous_text, text)?, text)
+    }
+
+    /// [`replace_bracketed`] from `previous`, the parse of `previous_text`, to `text`.
+    fn reparse_bracketed_part(previous: &Parse, previous_text: &str, text: &str) -> Option<Parse> {
+        replace_bracketed(previous, &previous.syntax(), &Edit::between(previous_text, text)?, text)
+    }
 
     /// The parse of `text` after replacing `at` with `insert`, both ways.
     fn both(text: &str, at: std::ops::Range<usize>, insert: &str) -> (Option<Parse>, Parse) {
@@ -283,6 +390,61 @@ salto.t "two" {
     }
 
     #[test]
+    fn an_edit_inside_an_object_or_a_list_parses_it_again() {
+        for (range, insert) in [
+            (at("      a = 3", 11)..at("      a = 3", 11), "\n      c = 4"),
+            (at("      a = 3", 6)..at("      a = 3", 6), "x"),
+            (at("      a = 1", 10)..at("      a = 1", 11), "\"one\""),
+            (at("b = \"two\"", 4)..at("b = \"two\"", 5), ""),
+            (at("{ x = 1 }", 2)..at("{ x = 1 }", 3), "dup = 1\n x"),
+            (at("bad = { x }", 8)..at("bad = { x }", 9), "x = [1,"),
+            (at("{ c = 1, d", 7)..at("{ c = 1, d", 8), "\n"),
+            (at("not an object", 0)..at("not an object", 0), "}"),
+            // An error around `{ p = 1 }` (the call's): the object around the call is parsed.
+            (at("{ p = 1 }", 2)..at("{ p = 1 }", 2), "q = 2\n"),
+            (at("{ y = \"z\" }", 11)..at("{ y = \"z\" }", 11), ", { w = 2 }"),
+            (at("one, trust]", 3)..at("one, trust]", 3), ", salto.t\n,"),
+            (at("[\"one\", \"two\", 3]", 6)..at("[\"one\", \"two\", 3]", 8), ""),
+        ] {
+            let mut edited = SAMPLE.to_owned();
+            edited.replace_range(range.clone(), insert);
+            let reparsed = reparse_bracketed_part(&crate::nacl::parse(SAMPLE), SAMPLE, &edited);
+            assert_eq!(reparsed.as_ref(), Some(&crate::nacl::parse(&edited)), "{range:?} {insert:?}");
+        }
+    }
+
+    #[test]
+    fn an_edit_that_may_move_where_an_object_or_a_list_ends_parses_in_full() {
+        for (range, insert, why) in [
+            (at("      a = 3\n    }", 12)..at("      a = 3\n    }", 17), "", "the inner `}` is gone"),
+            (at("      a = 3", 0)..at("      a = 3", 0), "}", "a `}` closes the object early"),
+            (at("      a = 3", 0)..at("      a = 3", 0), "x = {", "an object that is never closed"),
+            (at("        '''\n    }", 8)..at("        '''\n    }", 11), "", "the multiline string runs on"),
+            (at("{ v = 1 }", 2)..at("{ v = 1 }", 2), "w = 2\n", "an error around the object"),
+            (at("one, trust]", 9)..at("one, trust]", 11), "", "the list's `]` is gone"),
+            (at("one, trust]", 4)..at("one, trust]", 4), "]", "a `]` closes the list early"),
+        ] {
+            let mut edited = SAMPLE.to_owned();
+            edited.replace_range(range.clone(), insert);
+            let previous = crate::nacl::parse(SAMPLE);
+            assert_eq!(reparse_bracketed_part(&previous, SAMPLE, &edited), None, "{why}: {range:?} {insert:?}");
+            assert_eq!(reparse(&previous, SAMPLE, &edited), crate::nacl::parse(&edited), "{why}");
+        }
+    }
+
+    #[test]
+    fn an_object_is_parsed_at_its_own_depth() {
+        let depth = crate::nacl::MAX_NESTING as usize - 1;
+        let text = format!("salto.t x {{\n  v = {}{{ a = [1] }}{}\n}}\n", "[".repeat(depth - 1), "]".repeat(depth - 1));
+        let at = text.find("a = [1]").expect("in the text");
+        let mut edited = text.clone();
+        edited.replace_range(at..at + 1, "b");
+        let full = crate::nacl::parse(&edited);
+        assert!(full.errors().iter().any(|e| e.code == crate::nacl::ErrorCode::NestingTooDeep));
+        assert_eq!(reparse_bracketed_part(&crate::nacl::parse(&text), &text, &edited), Some(full));
+    }
+
+    #[test]
     fn errors_after_the_edit_move_with_the_text() {
         let (reparsed, full) = both(SAMPLE, at("plain text", 5)..at("plain text", 5), "and more ");
         let reparsed = reparsed.expect("one token replaced");
@@ -293,8 +455,35 @@ salto.t "two" {
     /// What an edit inserts: text, and bytes that end or start tokens.
     fn insertion() -> impl Strategy<Value = String> {
         let pieces = prop::sample::select(vec![
-            "a", "é", " ", "1", "u", "\"", "\\", "$", "{", "}", "'", "\n", "\r", "\t", "\u{1}", "//", "${ a }", "'''",
-            "=", ".", "_", "e", "(", "-",
+            "a",
+            "é",
+            " ",
+            "1",
+            "u",
+            "\"",
+            "\\",
+            "$",
+            "{",
+            "}",
+            "'",
+            "\n",
+            "\r",
+            "\t",
+            "\u{1}",
+            "//",
+            "${ a }",
+            "'''",
+            "=",
+            ".",
+            "_",
+            "e",
+            "(",
+            "-",
+            "[",
+            "]",
+            ",",
+            "\n  k = 1",
+            "x = {",
         ]);
         prop::collection::vec(pieces, 0..4).prop_map(|v| v.concat())
     }
@@ -319,7 +508,10 @@ salto.t "two" {
                 let mut edited = text.clone();
                 edited.replace_range(start..end, &insert);
                 let full = crate::nacl::parse(&edited);
-                if let Some(reparsed) = reparse_token(&parse, &text, &edited) {
+                for reparsed in [reparse_token(&parse, &text, &edited), reparse_bracketed_part(&parse, &text, &edited)]
+                    .into_iter()
+                    .flatten()
+                {
                     prop_assert_eq!(&reparsed, &full);
                     prop_assert_eq!(reparsed.syntax().to_string(), edited.clone());
                 }
