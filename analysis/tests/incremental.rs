@@ -196,13 +196,17 @@ fn block_green(db: &RootDatabase, file: SourceFile, index: usize) -> nacl_syntax
 }
 
 #[test]
-fn an_edit_inside_a_string_value_reuses_the_rest_of_the_tree() {
+fn an_edit_inside_a_string_or_an_object_value_reuses_the_rest_of_the_tree() {
     let mut db = RootDatabase::default();
-    let file = single_file(&db, "salto.t a {\n  name = \"A\"\n}\nsalto.t b {\n  name = \"B\"\n}\n");
+    let file = single_file(&db, "salto.t a {\n  name = \"A\"\n  o = { k = 1 }\n}\nsalto.t b {\n  name = \"B\"\n}\n");
     let untouched = block_green(&db, file, 1);
     for (text, reused) in [
-        ("salto.t a {\n  name = \"A, longer\"\n}\nsalto.t b {\n  name = \"B\"\n}\n", true),
-        ("salto.t a {\n  name = \"A, longer\"\n  more = 1\n}\nsalto.t b {\n  name = \"B\"\n}\n", false),
+        ("salto.t a {\n  name = \"A, longer\"\n  o = { k = 1 }\n}\nsalto.t b {\n  name = \"B\"\n}\n", true),
+        ("salto.t a {\n  name = \"A, longer\"\n  o = { k = 1\n  j = [2] }\n}\nsalto.t b {\n  name = \"B\"\n}\n", true),
+        (
+            "salto.t a {\n  name = \"A, longer\"\n  o = { k = 1\n  j = [2] }\n  more = 1\n}\nsalto.t b {\n  name = \"B\"\n}\n",
+            false,
+        ),
     ] {
         file.set_text(&mut db).to(Text::from(text).into());
         let parse = nacl_analysis::db::parse(&db, file);
@@ -264,13 +268,17 @@ fn the_fragments_of_a_file_edited_after_an_editor_read_it_are_those_of_its_text(
         "salto.t a {\n  name = \"A\"\n  ref = salto.t.instance.b\n}\nsalto.t b {\n  name = \"B\"\n}\n",
     );
     // An editor reads the file (its tree is kept), then edits it: the fragments are read from
-    // the tree with one token replaced when the edit allows, else from a parse of the text.
+    // the tree with one token, object or list parsed again when the edit allows, else from a
+    // parse of the text.
     nacl_analysis::db::parse(&db, file);
     for after in [
         "salto.t a {\n  name = \"A, longer\"\n  ref = salto.t.instance.b\n}\nsalto.t b {\n  name = \"B\"\n}\n",
         "salto.t a {\n  name = \"A, longer\"\n  ref = salto.t.instance.bb\n}\nsalto.t b {\n  name = \"B\"\n}\n",
         "salto.t a {\n  name = \"A, longer\"\n  ref = salto.t.instance.bb\n}\nsalto.t b {\n  nam = \"B\"\n}\n",
         "salto.t a {\n  name = \"A, longer\"\n  ref = salto.t.instance.bb\n}\nsalto.t b {\n  nam = \"B!\"\n}\n",
+        "salto.t a {\n  name = \"A, longer\"\n  ref = salto.t.instance.bb\n  o = { k = [1] }\n}\nsalto.t b {\n  nam = \"B!\"\n}\n",
+        "salto.t a {\n  name = \"A, longer\"\n  ref = salto.t.instance.bb\n  o = { k = [1, 2]\n  j = \"x\" }\n}\nsalto.t b {\n  nam = \"B!\"\n}\n",
+        "salto.t a {\n  name = \"A, longer\"\n  ref = salto.t.instance.bb\n  o = { k = [1, 2]\n  k = \"x\" }\n}\nsalto.t b {\n  nam = \"B!\"\n}\n",
     ] {
         file.set_text(&mut db).to(Text::from(after).into());
         let fragments = nacl_analysis::db::file_fragments(&db, file);
