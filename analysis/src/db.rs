@@ -130,9 +130,9 @@ pub trait Db: salsa::Database {
 
 /// The syntax trees [`parse`] made last, each with the text it is of, for the few files edited
 /// most recently: after an edit inside a string value, an ID or a comment, the new tree is the
-/// old one with one token replaced, and after an edit inside an object or a list value, the old
-/// one with that value parsed again ([`nacl_syntax::nacl::reparse_part`]), instead of a parse of
-/// the whole file.
+/// old one with one token replaced, and after an edit inside an object or a list value or a
+/// top-level block's body, the old one with that part parsed again
+/// ([`nacl_syntax::nacl::reparse_part`]), instead of a parse of the whole file.
 ///
 /// Salsa keeps no result it replaced, so these are kept beside it. What `parse` returns is the
 /// same either way (the reparse equals a full parse), so reading them does not make its result
@@ -145,8 +145,9 @@ impl RecentTrees {
     const FILES: usize = 4;
 
     /// The tree of `text` for `file` when it costs no parse of the whole file: the tree kept for
-    /// `file` is of `text`, or of a text one edit inside one token, object or list away (then that
-    /// part is parsed again, and the new tree kept instead, as the most recent). `None` otherwise.
+    /// `file` is of `text`, or of a text one edit inside one token, object, list or top-level
+    /// block away (then that part is parsed again, and the new tree kept instead, as the most
+    /// recent). `None` otherwise.
     fn without_full_parse(&self, file: SourceFile, text: &Text) -> Option<nacl_syntax::nacl::Parse> {
         let mut trees = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let at = trees.iter().position(|(kept, ..)| *kept == file)?;
@@ -257,9 +258,9 @@ pub fn file_fragments(db: &dyn Db, file: SourceFile) -> FileFragments {
     {
         return results;
     }
-    // A file an editor reads, edited inside one string, ID, comment, object or list: its
-    // fragments are read from its last tree with that part parsed again, instead of parsing the
-    // whole file again.
+    // A file an editor reads, edited inside one string, ID, comment, object, list or top-level
+    // block: its fragments are read from its last tree with that part parsed again, instead of
+    // parsing the whole file again.
     if let Some(parse) = db.recent_trees().without_full_parse(file, text.get()) {
         return FileFragments::of_tree(&parse, text.get());
     }

@@ -196,7 +196,7 @@ fn block_green(db: &RootDatabase, file: SourceFile, index: usize) -> nacl_syntax
 }
 
 #[test]
-fn an_edit_inside_a_string_or_an_object_value_reuses_the_rest_of_the_tree() {
+fn an_edit_inside_a_value_or_a_block_body_reuses_the_rest_of_the_tree() {
     let mut db = RootDatabase::default();
     let file = single_file(&db, "salto.t a {\n  name = \"A\"\n  o = { k = 1 }\n}\nsalto.t b {\n  name = \"B\"\n}\n");
     let untouched = block_green(&db, file, 1);
@@ -205,6 +205,11 @@ fn an_edit_inside_a_string_or_an_object_value_reuses_the_rest_of_the_tree() {
         ("salto.t a {\n  name = \"A, longer\"\n  o = { k = 1\n  j = [2] }\n}\nsalto.t b {\n  name = \"B\"\n}\n", true),
         (
             "salto.t a {\n  name = \"A, longer\"\n  o = { k = 1\n  j = [2] }\n  more = 1\n}\nsalto.t b {\n  name = \"B\"\n}\n",
+            true,
+        ),
+        // A header: a full parse.
+        (
+            "salto.t a2 {\n  name = \"A, longer\"\n  o = { k = 1\n  j = [2] }\n  more = 1\n}\nsalto.t b {\n  name = \"B\"\n}\n",
             false,
         ),
     ] {

@@ -1,10 +1,10 @@
 //! Reparsing after an edit equals parsing the edited text. The input is a NaCl text; a few edits
-//! (inserting or deleting characters that keep or end string text) are made to it at places drawn
-//! from its length, each reparsed from the tree before it.
+//! (inserting or deleting characters that keep or end string text, objects, lists and blocks)
+//! are made to it at places drawn from its length, each reparsed from the tree before it.
 #![no_main]
 
 /// What the edits insert ("" deletes a character).
-const INSERTS: [&str; 8] = ["a", "é", "", " x ", "\"", "$", "", "\n"];
+const INSERTS: [&str; 12] = ["a", "é", "", " x ", "\"", "$", "", "\n", "{", "}", "]", " = "];
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };

@@ -54,19 +54,21 @@ pub fn parse_flat(text: &str) -> (FlatTree<'_>, Vec<SyntaxError>) {
     (tree, errors)
 }
 
-/// [`parse_flat`] of `text` that is one object or list (`kind`), bracket to bracket, written at
-/// nesting depth `depth` in a longer text (see `parser::parse_bracketed_tokens`): its green node
-/// and its errors, ranges counted from its start. `None` when it would not end at its last
-/// bracket.
-pub(crate) fn parse_bracketed(
-    text: &str,
-    depth: u32,
-    kind: SyntaxKind,
-) -> Option<(rowan::GreenNode, Vec<SyntaxError>)> {
+/// [`parse_flat`] of `text` that is one part of a longer text: an object or a list (`kind`),
+/// bracket to bracket, written at nesting depth `depth`, or a top-level block (see
+/// `parser::parse_part_tokens`). Gives its green node and its errors, ranges counted from its
+/// start; `None` when it would not end at its last bracket.
+pub(crate) fn parse_part(text: &str, depth: u32, kind: SyntaxKind) -> Option<(rowan::GreenNode, Vec<SyntaxError>)> {
     let lexed = lexer::lex(text);
-    let (tree, errors) = parser::parse_bracketed_tokens(text, &lexed, depth, kind)?;
+    let (tree, errors) = parser::parse_part_tokens(text, &lexed, depth, kind)?;
     let errors = all_errors(&tree, errors, lexed.errors);
-    Some((tree.green(), errors))
+    let green = tree.green();
+    let part = match kind {
+        // The block is the root's one child.
+        SyntaxKind::BLOCK => green.children().next()?.into_node()?.to_owned(),
+        _ => green,
+    };
+    Some((part, errors))
 }
 
 /// The parser's errors, the lexer's and the structure checks' over `tree`, ordered by position.

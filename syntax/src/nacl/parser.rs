@@ -35,24 +35,27 @@ pub(crate) fn parse_tokens<'t>(text: &'t str, lexed: &Lexed) -> (FlatTree<'t>, V
     (parser.builder.finish(ERROR_TOKEN), parser.errors)
 }
 
-/// Parses lexed text that is one object or list (`kind`), from its opening bracket to its
-/// closing one, written at nesting depth `depth` (the bodies, lists, argument lists and objects
-/// around it) in a longer text: its flat tree (it is the root) and the parser's errors (lexical
-/// errors not included). `None` unless it ends with its own closing bracket as the text's last
-/// token: then, in the longer text, the parser reads these tokens the same way, whatever comes
-/// before or after.
-pub(crate) fn parse_bracketed_tokens<'t>(
+/// Parses lexed text that is one part of a longer text: an object or a list (`kind`), from its
+/// opening bracket to its closing one, written at nesting depth `depth` (the bodies, lists,
+/// argument lists and objects around it), or a top-level block (`BLOCK`, depth 0), from its
+/// first label to the `}` of its body. Gives its flat tree (the part is the root; a block is
+/// the one child of a `SOURCE_FILE` root) and the parser's errors (lexical errors not included).
+/// `None` unless the part ends with its own closing bracket as the text's last token: then, in
+/// the longer text, the parser reads these tokens the same way, whatever comes before or after.
+pub(crate) fn parse_part_tokens<'t>(
     text: &'t str,
     lexed: &Lexed,
     depth: u32,
     kind: SyntaxKind,
 ) -> Option<(FlatTree<'t>, Vec<SyntaxError>)> {
-    let open = match kind {
-        OBJECT => L_BRACE,
-        LIST => L_BRACK,
-        _ => return None,
+    let first = lexed.tokens.first().map(|t| t.kind);
+    let starts_it = match kind {
+        OBJECT => first == Some(L_BRACE),
+        LIST => first == Some(L_BRACK),
+        BLOCK => matches!(first, Some(IDENT | QUOTE)),
+        _ => false,
     };
-    if lexed.tokens.first().map(|t| t.kind) != Some(open) {
+    if !starts_it {
         return None;
     }
     let starts = crate::base::token_starts(lexed.tokens.iter().map(|t| t.len));
@@ -65,7 +68,18 @@ pub(crate) fn parse_bracketed_tokens<'t>(
         errors: Vec::new(),
         depth,
     };
-    let closed = if kind == OBJECT { parser.object() } else { parser.list() };
+    let closed = match kind {
+        OBJECT => parser.object(),
+        LIST => parser.list(),
+        // As `source_file` reads a block (the structure checks look for blocks in the root).
+        _ if parser.is_attribute_at(0) => false,
+        _ => {
+            parser.builder.start_node(SOURCE_FILE);
+            let closed = parser.block(true);
+            parser.builder.finish_node();
+            closed
+        }
+    };
     (closed && parser.pos == lexed.tokens.len()).then(|| (parser.builder.finish(ERROR_TOKEN), parser.errors))
 }
 
@@ -288,12 +302,13 @@ impl Parser<'_, '_> {
         self.finish();
     }
 
-    /// A block: labels then `{ body }`.
-    fn block(&mut self, top_level: bool) {
+    /// A block: labels then `{ body }`; whether its body ends with its own `}`.
+    fn block(&mut self, top_level: bool) -> bool {
         self.start(BLOCK);
         self.labels(top_level);
+        let mut closed = false;
         if self.current() == Some(L_BRACE) {
-            self.body();
+            closed = self.body();
         } else {
             let message = format!("expected `{{` after the block labels, found {}", self.found());
             self.error_here(ErrorCode::ExpectedBlockBody, message);
@@ -302,6 +317,7 @@ impl Parser<'_, '_> {
             }
         }
         self.finish();
+        closed
     }
 
     /// Block labels, which may span lines. At top level a label at column zero after a line
@@ -355,16 +371,17 @@ impl Parser<'_, '_> {
         self.finish();
     }
 
-    /// `{` attributes and nested blocks `}`.
-    fn body(&mut self) {
+    /// `{` attributes and nested blocks `}`; whether it ends with its own `}`.
+    fn body(&mut self) -> bool {
         self.start(BODY);
         let open = self.current_range();
         if !self.enter() {
             self.finish();
-            return;
+            return false;
         }
         self.bump();
         let mut indented_items = false;
+        let mut closed = false;
         loop {
             self.skip_newlines();
             match self.current() {
@@ -374,6 +391,7 @@ impl Parser<'_, '_> {
                 }
                 Some(R_BRACE) => {
                     self.bump();
+                    closed = true;
                     break;
                 }
                 Some(IDENT | QUOTE) => {
@@ -409,6 +427,7 @@ impl Parser<'_, '_> {
         }
         self.leave();
         self.finish();
+        closed
     }
 
     /// Reports a body item that is neither `key = value` nor a block header, and skips its line.

@@ -9,14 +9,17 @@
 //!   parser would read it the same way (an ID that becomes `true` or `false` is a literal); the
 //!   token is in a value (not a key, a label or a function argument, which the structure checks
 //!   read); and no error touches the token.
-//! - **One object or list.** Otherwise, when the edit is inside an object or a list value (its
-//!   brackets untouched), its new text is lexed, parsed and checked alone, and replaces the old
-//!   one. This is done only where that equals a full parse: it still ends at its own closing
-//!   bracket (else the edit changed where it ends, and what follows it), it is parsed at the
-//!   nesting depth it has in the file, and every old error lies inside it (then it is its own:
-//!   the lexer, the parser and the structure checks read nothing around an object or a list to
-//!   report inside it, nor inside it to report around it) or clear of it. The innermost few
-//!   objects and lists around the edit are tried.
+//! - **One object, list or top-level block.** Otherwise, when the edit is inside an object or a
+//!   list value (its brackets untouched), or inside the body of a top-level block (its `{` and
+//!   `}` untouched: what comes before a block may read its header, up to that `{`, to tell where
+//!   the block before it ends), that part's new text is lexed, parsed and checked alone, and
+//!   replaces the old one. This is done only where that equals a full parse: the part still
+//!   ends at its own closing bracket (else the edit changed where it ends, and what follows it),
+//!   it is parsed at the nesting depth it has in the file, and every old error lies inside it
+//!   (then it is its own: the lexer, the parser and the structure checks read nothing around an
+//!   object, a list or a top-level block to report inside it, nor inside it to report around it)
+//!   or clear of it. The innermost few objects and lists around the edit are tried, then the
+//!   top-level block.
 //!
 //! Anything else is parsed in full.
 
@@ -40,13 +43,13 @@ pub fn reparse(previous: &Parse, previous_text: &str, text: &str) -> Parse {
     reparse_part(previous, previous_text, text).unwrap_or_else(|| crate::nacl::parse(text))
 }
 
-/// The parse of `text` made by parsing again only the token, object or list of `previous` (the
-/// parse of `previous_text`) the edit falls in, when that is certain to equal a full parse (see
+/// The parse of `text` made by parsing again only the token, object, list or top-level block of
+/// `previous` (the parse of `previous_text`) the edit falls in, when that is certain to equal a full parse (see
 /// the module's documentation); `None` when it is not, or the texts are equal.
 pub fn reparse_part(previous: &Parse, previous_text: &str, text: &str) -> Option<Parse> {
     let edit = Edit::between(previous_text, text)?;
     let root = previous.syntax();
-    replace_token(previous, &root, &edit, text).or_else(|| replace_bracketed(previous, &root, &edit, text))
+    replace_token(previous, &root, &edit, text).or_else(|| replace_part(previous, &root, &edit, text))
 }
 
 /// The new parse with the one token the edit falls in replaced, when that equals a full parse.
@@ -63,35 +66,48 @@ fn replace_token(previous: &Parse, root: &SyntaxNode, edit: &Edit, text: &str) -
     Some(Parse::new(green, errors))
 }
 
-/// How many of the objects and lists around an edit, innermost first, are tried before a full
-/// parse.
+/// What starts a merge conflict, which the lexer reads as one token through its `>>>>>>>` line.
+const CONFLICT_START: &str = "<<<<<<<";
+
+/// How many of the objects and lists around an edit, innermost first, are tried before its
+/// top-level block.
 const BRACKETED_TRIED: usize = 3;
 
-/// The new parse with an object or a list around the edit parsed again, when that equals a full
-/// parse.
-fn replace_bracketed(previous: &Parse, root: &SyntaxNode, edit: &Edit, text: &str) -> Option<Parse> {
+/// The new parse with an object, a list or the top-level block around the edit parsed again,
+/// when that equals a full parse.
+fn replace_part(previous: &Parse, root: &SyntaxNode, edit: &Edit, text: &str) -> Option<Parse> {
+    // A `<<<<<<<` line makes one token of everything up to the next `>>>>>>>` line, across any
+    // part: with one before the edit (each has an error), or in the new text, parse in full.
+    if previous.errors().iter().any(|e| e.code == crate::nacl::ErrorCode::MergeConflict) {
+        return None;
+    }
     let holds_the_edit = |node: &SyntaxNode| {
         let range = node.text_range();
-        matches!(node.kind(), OBJECT | LIST)
-            && usize::from(range.start()) < edit.start
-            && edit.old_end < usize::from(range.end())
+        usize::from(range.start()) < edit.start && edit.old_end < usize::from(range.end())
     };
     let token = root.token_at_offset(TextSize::try_from(edit.start).ok()?).left_biased()?;
-    token
-        .parent_ancestors()
-        .filter(holds_the_edit)
-        .take(BRACKETED_TRIED)
-        .find_map(|node| reparse_bracketed(previous, &node, edit, text))
+    let around = || token.parent_ancestors().filter(holds_the_edit);
+    let bracketed = around().filter(|node| matches!(node.kind(), OBJECT | LIST)).take(BRACKETED_TRIED);
+    let is_top_level_block =
+        |node: &SyntaxNode| node.kind() == BLOCK && node.parent().is_some_and(|p| p.kind() == SOURCE_FILE);
+    let top_level = around()
+        .find(|node| node.kind() == BODY && node.parent().is_some_and(|block| is_top_level_block(&block)))
+        .and_then(|body| body.parent());
+    bracketed.chain(top_level).find_map(|node| parse_again(previous, &node, edit, text))
 }
 
-/// The new parse with `node`, an object or a list whose brackets the edit leaves, parsed again.
-fn reparse_bracketed(previous: &Parse, node: &SyntaxNode, edit: &Edit, text: &str) -> Option<Parse> {
+/// The new parse with `node`, an object, a list or a top-level block whose ends the edit leaves,
+/// parsed again.
+fn parse_again(previous: &Parse, node: &SyntaxNode, edit: &Edit, text: &str) -> Option<Parse> {
     let range = node.text_range();
     let new_end = usize::from(range.end()).checked_add_signed(edit.delta())?;
     let new_text = text.get(usize::from(range.start())..new_end)?;
+    if new_text.contains(CONFLICT_START) {
+        return None;
+    }
     let mut errors = shifted_errors(previous.errors(), range, edit.delta(), Inside::Drop)?;
     let depth = node.ancestors().skip(1).filter(|node| opens_a_level(node.kind())).count();
-    let (green, own_errors) = crate::nacl::parse_bracketed(new_text, u32::try_from(depth).ok()?, node.kind())?;
+    let (green, own_errors) = crate::nacl::parse_part(new_text, u32::try_from(depth).ok()?, node.kind())?;
     for error in own_errors {
         let range = TextRange::new(
             range.start().checked_add(error.range.start())?,
@@ -314,9 +330,9 @@ type salto.u {
         replace_token(previous, &previous.syntax(), &Edit::between(previous_text, text)?, text)
     }
 
-    /// [`replace_bracketed`] from `previous`, the parse of `previous_text`, to `text`.
-    fn reparse_bracketed_part(previous: &Parse, previous_text: &str, text: &str) -> Option<Parse> {
-        replace_bracketed(previous, &previous.syntax(), &Edit::between(previous_text, text)?, text)
+    /// [`replace_part`] from `previous`, the parse of `previous_text`, to `text`.
+    fn reparse_a_part(previous: &Parse, previous_text: &str, text: &str) -> Option<Parse> {
+        replace_part(previous, &previous.syntax(), &Edit::between(previous_text, text)?, text)
     }
 
     /// The parse of `text` after replacing `at` with `insert`, both ways.
@@ -390,7 +406,7 @@ type salto.u {
     }
 
     #[test]
-    fn an_edit_inside_an_object_or_a_list_parses_it_again() {
+    fn an_edit_inside_an_object_a_list_or_a_block_parses_it_again() {
         for (range, insert) in [
             (at("      a = 3", 11)..at("      a = 3", 11), "\n      c = 4"),
             (at("      a = 3", 6)..at("      a = 3", 6), "x"),
@@ -405,30 +421,53 @@ type salto.u {
             (at("{ y = \"z\" }", 11)..at("{ y = \"z\" }", 11), ", { w = 2 }"),
             (at("one, trust]", 3)..at("one, trust]", 3), ", salto.t\n,"),
             (at("[\"one\", \"two\", 3]", 6)..at("[\"one\", \"two\", 3]", 8), ""),
+            // Objects and lists whose ends move, or with an error around them: the block is.
+            (at("{ v = 1 }", 2)..at("{ v = 1 }", 2), "w = 2\n"),
+            (at("one, trust]", 9)..at("one, trust]", 11), ""),
+            (at("one, trust]", 4)..at("one, trust]", 4), "]"),
+            // Keys, new lines and labels of a block.
+            (at("  name = \"plain", 2)..at("  name = \"plain", 2), "x"),
+            (at("  name = \"plain", 0)..at("  name = \"plain", 0), "  added = 1\n"),
+            (at("string name {", 0)..at("string name {", 0), "number count {\n  }\n  "),
         ] {
             let mut edited = SAMPLE.to_owned();
             edited.replace_range(range.clone(), insert);
-            let reparsed = reparse_bracketed_part(&crate::nacl::parse(SAMPLE), SAMPLE, &edited);
+            let reparsed = reparse_a_part(&crate::nacl::parse(SAMPLE), SAMPLE, &edited);
             assert_eq!(reparsed.as_ref(), Some(&crate::nacl::parse(&edited)), "{range:?} {insert:?}");
         }
     }
 
     #[test]
-    fn an_edit_that_may_move_where_an_object_or_a_list_ends_parses_in_full() {
+    fn an_edit_that_may_move_where_a_block_ends_parses_in_full() {
         for (range, insert, why) in [
-            (at("      a = 3\n    }", 12)..at("      a = 3\n    }", 17), "", "the inner `}` is gone"),
-            (at("      a = 3", 0)..at("      a = 3", 0), "}", "a `}` closes the object early"),
-            (at("      a = 3", 0)..at("      a = 3", 0), "x = {", "an object that is never closed"),
             (at("        '''\n    }", 8)..at("        '''\n    }", 11), "", "the multiline string runs on"),
-            (at("{ v = 1 }", 2)..at("{ v = 1 }", 2), "w = 2\n", "an error around the object"),
-            (at("one, trust]", 9)..at("one, trust]", 11), "", "the list's `]` is gone"),
-            (at("one, trust]", 4)..at("one, trust]", 4), "]", "a `]` closes the list early"),
+            (at("      a = 3", 0)..at("      a = 3", 0), "x = {", "an object that is never closed"),
+            (at("      a = 3\n    }", 12)..at("      a = 3\n    }", 17), "", "the inner `}` is gone"),
+            (at("      a = 3", 0)..at("      a = 3", 0), "}", "a `}` closes the block early"),
+            (at("  name = \"plain", 0)..at("  name = \"plain", 0), "type salto.z {\n", "a header at column 0"),
+            (at("}\n# hash", 0)..at("}\n# hash", 1), "", "the block's `}` is gone"),
+            (at("# hash", 2)..at("# hash", 2), "x", "outside every block"),
+            (at("salto.t one", 8)..at("salto.t one", 11), "other", "a label (the block before may read it)"),
+            (at("      a = 3", 0)..at("      a = 3", 0), "<<<<<<< ours\n", "a conflict may run past the object"),
         ] {
             let mut edited = SAMPLE.to_owned();
             edited.replace_range(range.clone(), insert);
             let previous = crate::nacl::parse(SAMPLE);
-            assert_eq!(reparse_bracketed_part(&previous, SAMPLE, &edited), None, "{why}: {range:?} {insert:?}");
+            assert_eq!(reparse_a_part(&previous, SAMPLE, &edited), None, "{why}: {range:?} {insert:?}");
             assert_eq!(reparse(&previous, SAMPLE, &edited), crate::nacl::parse(&edited), "{why}");
+        }
+    }
+
+    #[test]
+    fn a_merge_conflict_anywhere_before_parses_in_full() {
+        let text = "<<<<<<< ours\nsalto.t a {\n  o = {\n    k = 1\n  }\n}\n";
+        let at = text.find("k = 1").expect("in the text");
+        for insert in [">>>>>>> theirs\n    ", "j = 2\n    "] {
+            let mut edited = text.to_owned();
+            edited.insert_str(at, insert);
+            let previous = crate::nacl::parse(text);
+            assert_eq!(reparse_a_part(&previous, text, &edited), None, "{insert:?}");
+            assert_eq!(reparse(&previous, text, &edited), crate::nacl::parse(&edited), "{insert:?}");
         }
     }
 
@@ -441,7 +480,7 @@ type salto.u {
         edited.replace_range(at..at + 1, "b");
         let full = crate::nacl::parse(&edited);
         assert!(full.errors().iter().any(|e| e.code == crate::nacl::ErrorCode::NestingTooDeep));
-        assert_eq!(reparse_bracketed_part(&crate::nacl::parse(&text), &text, &edited), Some(full));
+        assert_eq!(reparse_a_part(&crate::nacl::parse(&text), &text, &edited), Some(full));
     }
 
     #[test]
@@ -508,7 +547,7 @@ type salto.u {
                 let mut edited = text.clone();
                 edited.replace_range(start..end, &insert);
                 let full = crate::nacl::parse(&edited);
-                for reparsed in [reparse_token(&parse, &text, &edited), reparse_bracketed_part(&parse, &text, &edited)]
+                for reparsed in [reparse_token(&parse, &text, &edited), reparse_a_part(&parse, &text, &edited)]
                     .into_iter()
                     .flatten()
                 {
