@@ -85,6 +85,8 @@ pub struct LargeDocument {
     /// `didChange` (the same typing) to the answer of a hover on the edited line's key, sent
     /// right after it: the first request that reads the document's syntax tree after an edit.
     pub hover_after_edit: Latency,
+    /// `didChange` (typing into that line's key, after its first letter) to its diagnostics.
+    pub key_edits: Latency,
 }
 
 /// Where the benchmark works: an instance file with a string value on a line of its own (where
@@ -152,7 +154,7 @@ pub fn measure(server: &Path, root: &Path, files: &[PathBuf]) -> Option<ServerFi
     let file_uri = uri(&target.path);
     client.open(&file_uri, 1, &target.text);
     client.diagnostics(&file_uri, 1);
-    let edits = time_edits(&mut client, &file_uri, target.edit);
+    let edits = time_edits(&mut client, &file_uri, target.edit, 2);
     let hcl_edit = hcl_edits(&mut client, root);
     let spec_edit = spec_edits(&mut client, root);
     let header = target.text.lines().nth(target.header).unwrap_or_default().to_owned();
@@ -244,7 +246,7 @@ fn hcl_edits(client: &mut Client, root: &Path) -> Latency {
     let file_uri = uri(&root.join("nacl-ls-bench-edits.hcl"));
     client.open(&file_uri, 1, &text);
     client.diagnostics(&file_uri, 1);
-    let times = time_edits(client, &file_uri, (line, character));
+    let times = time_edits(client, &file_uri, (line, character), 2);
     client.notify("textDocument/didClose", json!({ "textDocument": { "uri": file_uri } }));
     Latency::of(times)
 }
@@ -287,12 +289,13 @@ fn spec_edits(client: &mut Client, root: &Path) -> Latency {
     Latency::of(times)
 }
 
-/// Types [`EDITS`] letters at `(line, character)` of the open document `file_uri` (at version 1),
-/// one `didChange` each, timing each from the change to the document's new diagnostics.
-fn time_edits(client: &mut Client, file_uri: &str, (line, character): (usize, usize)) -> Vec<Duration> {
+/// Types [`EDITS`] letters at `(line, character)` of the open document `file_uri` (at version
+/// `first - 1`), one `didChange` each, timing each from the change to the document's new
+/// diagnostics.
+fn time_edits(client: &mut Client, file_uri: &str, (line, character): (usize, usize), first: i64) -> Vec<Duration> {
     (0..EDITS)
         .map(|i| {
-            let version = i as i64 + 2;
+            let version = i as i64 + first;
             let started = Instant::now();
             type_a_letter(client, file_uri, version, (line, character));
             client.diagnostics(file_uri, version);
@@ -317,7 +320,8 @@ const LARGE_DOCUMENT: usize = 1 << 20;
 /// Opens a NaCl document of at least [`LARGE_DOCUMENT`] bytes with no file on disk in the
 /// workspace at `root`: copies of `text` (the workspace's largest file), each instance renamed.
 /// Times its semantic tokens, then [`EDITS`] edits to its diagnostics, then as many edits each
-/// followed by a hover, and closes it; `None` when `text` has no string value to edit.
+/// followed by a hover, then as many edits of a key, and closes it; `None` when `text` has no
+/// string value to edit.
 fn large_document(client: &mut Client, root: &Path, text: &str) -> Option<LargeDocument> {
     let mut large = String::with_capacity(LARGE_DOCUMENT + text.len() * 2);
     for copy in 0..LARGE_DOCUMENT.div_ceil(text.len().max(1)) {
@@ -335,11 +339,12 @@ fn large_document(client: &mut Client, root: &Path, text: &str) -> Option<LargeD
     client.open(&large_uri, 1, &large);
     client.diagnostics(&large_uri, 1);
     let tokens = timed(client, "textDocument/semanticTokens/full", &json!({ "textDocument": { "uri": large_uri } }));
-    let edits = Latency::of(time_edits(client, &large_uri, edit));
+    let edits = Latency::of(time_edits(client, &large_uri, edit, 2));
     let key = large.lines().nth(edit.0).map_or(0, |line| line.len() - line.trim_start().len());
     let hover_after_edit = Latency::of(time_hovers_after_edits(client, &large_uri, edit, key, EDITS as i64 + 2));
+    let key_edits = Latency::of(time_edits(client, &large_uri, (edit.0, key + 1), 2 * EDITS as i64 + 2));
     client.notify("textDocument/didClose", json!({ "textDocument": { "uri": large_uri } }));
-    Some(LargeDocument { tokens, edits, hover_after_edit })
+    Some(LargeDocument { tokens, edits, hover_after_edit, key_edits })
 }
 
 /// [`EDITS`] edits at `(line, character)` of the document at `file_uri` (whose version is
