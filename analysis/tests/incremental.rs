@@ -198,24 +198,21 @@ fn block_green(db: &RootDatabase, file: SourceFile, index: usize) -> nacl_syntax
 #[test]
 fn an_edit_inside_a_value_or_a_block_body_reuses_the_rest_of_the_tree() {
     let mut db = RootDatabase::default();
-    let file = single_file(&db, "salto.t a {\n  name = \"A\"\n  o = { k = 1 }\n}\nsalto.t b {\n  name = \"B\"\n}\n");
+    // Block `b` makes block `a` less than half the file, so that `a` may be parsed alone.
+    let b = "salto.t b {\n  name = \"B\"\n  text = \"long enough to make the first block the smaller half\"\n}\n";
+    let file = single_file(&db, &format!("salto.t a {{\n  name = \"A\"\n  o = {{ k = 1 }}\n}}\n{b}"));
     let untouched = block_green(&db, file, 1);
-    for (text, reused) in [
-        ("salto.t a {\n  name = \"A, longer\"\n  o = { k = 1 }\n}\nsalto.t b {\n  name = \"B\"\n}\n", true),
-        ("salto.t a {\n  name = \"A, longer\"\n  o = { k = 1\n  j = [2] }\n}\nsalto.t b {\n  name = \"B\"\n}\n", true),
-        (
-            "salto.t a {\n  name = \"A, longer\"\n  o = { k = 1\n  j = [2] }\n  more = 1\n}\nsalto.t b {\n  name = \"B\"\n}\n",
-            true,
-        ),
+    for (a, reused) in [
+        ("salto.t a {\n  name = \"A, longer\"\n  o = { k = 1 }\n}\n", true),
+        ("salto.t a {\n  name = \"A, longer\"\n  o = { k = 1\n  j = [2] }\n}\n", true),
+        ("salto.t a {\n  name = \"A, longer\"\n  o = { k = 1\n  j = [2] }\n  more = 1\n}\n", true),
         // A header: a full parse.
-        (
-            "salto.t a2 {\n  name = \"A, longer\"\n  o = { k = 1\n  j = [2] }\n  more = 1\n}\nsalto.t b {\n  name = \"B\"\n}\n",
-            false,
-        ),
+        ("salto.t a2 {\n  name = \"A, longer\"\n  o = { k = 1\n  j = [2] }\n  more = 1\n}\n", false),
     ] {
-        file.set_text(&mut db).to(Text::from(text).into());
+        let text = format!("{a}{b}");
+        file.set_text(&mut db).to(Text::from(text.as_str()).into());
         let parse = nacl_analysis::db::parse(&db, file);
-        assert_eq!(*parse, nacl_syntax::nacl::parse(text), "the same tree as a full parse");
+        assert_eq!(*parse, nacl_syntax::nacl::parse(&text), "the same tree as a full parse");
         let green = block_green(&db, file, 1);
         assert_eq!(std::ptr::eq(&*green, &*untouched), reused, "{text:?}");
     }

@@ -19,7 +19,8 @@
 //!   (then it is its own: the lexer, the parser and the structure checks read nothing around an
 //!   object, a list or a top-level block to report inside it, nor inside it to report around it)
 //!   or clear of it. The innermost few objects and lists around the edit are tried, then the
-//!   top-level block.
+//!   top-level block, while together they are under half the text (a part that cannot be
+//!   parsed alone costs its parse on top of the full one).
 //!
 //! Anything else is parsed in full.
 
@@ -93,7 +94,14 @@ fn replace_part(previous: &Parse, root: &SyntaxNode, edit: &Edit, text: &str) ->
     let top_level = around()
         .find(|node| node.kind() == BODY && node.parent().is_some_and(|block| is_top_level_block(&block)))
         .and_then(|body| body.parent());
-    bracketed.chain(top_level).find_map(|node| parse_again(previous, &node, edit, text))
+    // Parts that fail cost their parse on top of the full one: all tried together stay under
+    // half the text, so an edit that leaves every part unclosed (typing `x = {`) costs at most
+    // one and a half full parses.
+    let mut budget = text.len() / 2;
+    bracketed.chain(top_level).find_map(|node| {
+        budget = budget.checked_sub(usize::from(node.text_range().len()))?;
+        parse_again(previous, &node, edit, text)
+    })
 }
 
 /// The new parse with `node`, an object, a list or a top-level block whose ends the edit leaves,
@@ -455,6 +463,20 @@ type salto.u {
             let previous = crate::nacl::parse(SAMPLE);
             assert_eq!(reparse_a_part(&previous, SAMPLE, &edited), None, "{why}: {range:?} {insert:?}");
             assert_eq!(reparse(&previous, SAMPLE, &edited), crate::nacl::parse(&edited), "{why}");
+        }
+    }
+
+    #[test]
+    fn parts_tried_stay_under_half_the_text() {
+        // One block holding one object: the object is a small part, the block is most of the text.
+        let text = "salto.t a {\n  o = {\n    k = 1\n  }\n  name = \"long enough to be most of the block\"\n}\n";
+        let previous = crate::nacl::parse(text);
+        for (needle, insert, parsed_alone) in [("k = 1", "j = 2\n    ", true), ("name", "x = 1\n  ", false)] {
+            let mut edited = text.to_owned();
+            edited.insert_str(text.find(needle).expect("in the text"), insert);
+            let reparsed = reparse_a_part(&previous, text, &edited);
+            assert_eq!(reparsed.is_some(), parsed_alone, "{insert:?}");
+            assert_eq!(reparse(&previous, text, &edited), crate::nacl::parse(&edited), "{insert:?}");
         }
     }
 
