@@ -21,16 +21,7 @@ pub const MAX_NESTING: u32 = 256;
 
 /// Parses lexed text into a flat tree and the parser's errors (lexical errors not included).
 pub(crate) fn parse_tokens<'t>(text: &'t str, lexed: &Lexed) -> (FlatTree<'t>, Vec<SyntaxError>) {
-    let starts = crate::base::token_starts(lexed.tokens.iter().map(|t| t.len));
-    let mut parser = Parser {
-        text,
-        tokens: &lexed.tokens,
-        starts,
-        pos: 0,
-        builder: FlatBuilder::new(text, lexed.tokens.len(), SOURCE_FILE),
-        errors: Vec::new(),
-        depth: 0,
-    };
+    let mut parser = Parser::new(text, lexed, SOURCE_FILE, 0);
     parser.source_file();
     (parser.builder.finish(ERROR_TOKEN), parser.errors)
 }
@@ -58,16 +49,7 @@ pub(crate) fn parse_part_tokens<'t>(
     if !starts_it {
         return None;
     }
-    let starts = crate::base::token_starts(lexed.tokens.iter().map(|t| t.len));
-    let mut parser = Parser {
-        text,
-        tokens: &lexed.tokens,
-        starts,
-        pos: 0,
-        builder: FlatBuilder::new(text, lexed.tokens.len(), kind),
-        errors: Vec::new(),
-        depth,
-    };
+    let mut parser = Parser::new(text, lexed, kind, depth);
     let closed = match kind {
         OBJECT => parser.object(),
         LIST => parser.list(),
@@ -92,6 +74,22 @@ struct Parser<'t, 'l> {
     builder: FlatBuilder<'t>,
     errors: Vec<SyntaxError>,
     depth: u32,
+}
+
+impl<'t, 'l> Parser<'t, 'l> {
+    /// A parser at the start of `lexed`, the tokens of `text`, at nesting depth `depth`; `root`
+    /// wraps what it builds if that is not one node.
+    fn new(text: &'t str, lexed: &'l Lexed, root: SyntaxKind, depth: u32) -> Parser<'t, 'l> {
+        Parser {
+            text,
+            tokens: &lexed.tokens,
+            starts: crate::base::token_starts(lexed.tokens.iter().map(|t| t.len)),
+            pos: 0,
+            builder: FlatBuilder::new(text, lexed.tokens.len(), root),
+            errors: Vec::new(),
+            depth,
+        }
+    }
 }
 
 impl Parser<'_, '_> {

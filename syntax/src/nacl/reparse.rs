@@ -345,10 +345,16 @@ type salto.u {
 
     /// The parse of `text` after replacing `at` with `insert`, both ways.
     fn both(text: &str, at: std::ops::Range<usize>, insert: &str) -> (Option<Parse>, Parse) {
-        let mut edited = text.to_owned();
-        edited.replace_range(at, insert);
+        let edited = replaced(text, at, insert);
         let previous = crate::nacl::parse(text);
         (reparse_token(&previous, text, &edited), crate::nacl::parse(&edited))
+    }
+
+    /// `text` with `at` replaced by `insert`.
+    fn replaced(text: &str, at: std::ops::Range<usize>, insert: &str) -> String {
+        let mut edited = text.to_owned();
+        edited.replace_range(at, insert);
+        edited
     }
 
     /// The byte offset of the first `needle` in [`SAMPLE`], plus `plus`.
@@ -402,14 +408,7 @@ type salto.u {
         ] {
             let (reparsed, full) = both(SAMPLE, range.clone(), insert);
             assert_eq!(reparsed, None, "{why}: {range:?} {insert:?}");
-            assert_eq!(
-                reparse(&crate::nacl::parse(SAMPLE), SAMPLE, &{
-                    let mut edited = SAMPLE.to_owned();
-                    edited.replace_range(range, insert);
-                    edited
-                }),
-                full
-            );
+            assert_eq!(reparse(&crate::nacl::parse(SAMPLE), SAMPLE, &replaced(SAMPLE, range, insert)), full);
         }
     }
 
@@ -438,8 +437,7 @@ type salto.u {
             (at("  name = \"plain", 0)..at("  name = \"plain", 0), "  added = 1\n"),
             (at("string name {", 0)..at("string name {", 0), "number count {\n  }\n  "),
         ] {
-            let mut edited = SAMPLE.to_owned();
-            edited.replace_range(range.clone(), insert);
+            let edited = replaced(SAMPLE, range.clone(), insert);
             let reparsed = reparse_a_part(&crate::nacl::parse(SAMPLE), SAMPLE, &edited);
             assert_eq!(reparsed.as_ref(), Some(&crate::nacl::parse(&edited)), "{range:?} {insert:?}");
         }
@@ -458,8 +456,7 @@ type salto.u {
             (at("salto.t one", 8)..at("salto.t one", 11), "other", "a label (the block before may read it)"),
             (at("      a = 3", 0)..at("      a = 3", 0), "<<<<<<< ours\n", "a conflict may run past the object"),
         ] {
-            let mut edited = SAMPLE.to_owned();
-            edited.replace_range(range.clone(), insert);
+            let edited = replaced(SAMPLE, range.clone(), insert);
             let previous = crate::nacl::parse(SAMPLE);
             assert_eq!(reparse_a_part(&previous, SAMPLE, &edited), None, "{why}: {range:?} {insert:?}");
             assert_eq!(reparse(&previous, SAMPLE, &edited), crate::nacl::parse(&edited), "{why}");
@@ -472,8 +469,8 @@ type salto.u {
         let text = "salto.t a {\n  o = {\n    k = 1\n  }\n  name = \"long enough to be most of the block\"\n}\n";
         let previous = crate::nacl::parse(text);
         for (needle, insert, parsed_alone) in [("k = 1", "j = 2\n    ", true), ("name", "x = 1\n  ", false)] {
-            let mut edited = text.to_owned();
-            edited.insert_str(text.find(needle).expect("in the text"), insert);
+            let at = text.find(needle).expect("in the text");
+            let edited = replaced(text, at..at, insert);
             let reparsed = reparse_a_part(&previous, text, &edited);
             assert_eq!(reparsed.is_some(), parsed_alone, "{insert:?}");
             assert_eq!(reparse(&previous, text, &edited), crate::nacl::parse(&edited), "{insert:?}");
@@ -485,8 +482,7 @@ type salto.u {
         let text = "<<<<<<< ours\nsalto.t a {\n  o = {\n    k = 1\n  }\n}\n";
         let at = text.find("k = 1").expect("in the text");
         for insert in [">>>>>>> theirs\n    ", "j = 2\n    "] {
-            let mut edited = text.to_owned();
-            edited.insert_str(at, insert);
+            let edited = replaced(text, at..at, insert);
             let previous = crate::nacl::parse(text);
             assert_eq!(reparse_a_part(&previous, text, &edited), None, "{insert:?}");
             assert_eq!(reparse(&previous, text, &edited), crate::nacl::parse(&edited), "{insert:?}");
@@ -498,8 +494,7 @@ type salto.u {
         let depth = crate::nacl::MAX_NESTING as usize - 1;
         let text = format!("salto.t x {{\n  v = {}{{ a = [1] }}{}\n}}\n", "[".repeat(depth - 1), "]".repeat(depth - 1));
         let at = text.find("a = [1]").expect("in the text");
-        let mut edited = text.clone();
-        edited.replace_range(at..at + 1, "b");
+        let edited = replaced(&text, at..at + 1, "b");
         let full = crate::nacl::parse(&edited);
         assert!(full.errors().iter().any(|e| e.code == crate::nacl::ErrorCode::NestingTooDeep));
         assert_eq!(reparse_a_part(&crate::nacl::parse(&text), &text, &edited), Some(full));
