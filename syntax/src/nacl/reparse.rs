@@ -45,8 +45,8 @@ pub fn reparse(previous: &Parse, previous_text: &str, text: &str) -> Parse {
 }
 
 /// The parse of `text` made by parsing again only the token, object, list or top-level block of
-/// `previous` (the parse of `previous_text`) the edit falls in, when that is certain to equal a full parse (see
-/// the module's documentation); `None` when it is not, or the texts are equal.
+/// `previous` (the parse of `previous_text`) the edit falls in, when that is certain to equal a
+/// full parse (see the module's documentation); `None` when it is not, or the texts are equal.
 pub fn reparse_part(previous: &Parse, previous_text: &str, text: &str) -> Option<Parse> {
     let edit = Edit::between(previous_text, text)?;
     let root = previous.syntax();
