@@ -460,14 +460,22 @@ fn write_replacing(target: &Path, write: impl FnOnce(&mut dyn Write) -> io::Resu
     }
 }
 
+/// How long a temporary file of [`write_replacing`] may stay before [`prune`] takes it for one
+/// left by a process that ended while writing it.
+const ABANDONED_AFTER: std::time::Duration = std::time::Duration::from_secs(3600);
+
 /// Removes the least recently written caches beyond [`MAX_CACHES`] (never `keep`), with the
-/// reports beside them ([`reports`]), and reports with no cache beside them.
+/// reports beside them ([`reports`]), reports with no cache beside them, and temporary files
+/// that processes ended before renaming (written more than [`ABANDONED_AFTER`] ago; the entry
+/// itself is removed, never what a link there points to).
 fn prune(folder: &Path, keep: &Path) {
     let Ok(entries) = std::fs::read_dir(folder) else { return };
     let entries: Vec<std::fs::DirEntry> = entries.flatten().collect();
     for entry in &entries {
         let path = entry.path();
-        if path.extension().is_some_and(|x| x == "reports") && !path.with_extension("cache").exists() {
+        let orphan_reports = path.extension().is_some_and(|x| x == "reports") && !path.with_extension("cache").exists();
+        let abandoned = is_temporary(&path) && entry.metadata().is_ok_and(|meta| is_abandoned(&meta));
+        if orphan_reports || abandoned {
             let _ = std::fs::remove_file(&path);
         }
     }
@@ -487,6 +495,20 @@ fn prune(folder: &Path, keep: &Path) {
         let _ = std::fs::remove_file(path);
         let _ = std::fs::remove_file(path.with_extension("reports"));
     }
+}
+
+/// Whether `path` is named as [`write_replacing`] names its temporary files (`<name>.tmp<pid>`).
+fn is_temporary(path: &Path) -> bool {
+    path.extension()
+        .and_then(|x| x.to_str())
+        .and_then(|x| x.strip_prefix("tmp"))
+        .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Whether an entry with these metadata (not followed through a link) was last written more
+/// than [`ABANDONED_AFTER`] ago.
+fn is_abandoned(meta: &std::fs::Metadata) -> bool {
+    meta.modified().ok().and_then(|at| at.elapsed().ok()).is_some_and(|age| age > ABANDONED_AFTER)
 }
 
 #[cfg(test)]
@@ -715,6 +737,26 @@ pub(crate) mod tests {
         assert!(Cache::load(&folder, &root).is_empty());
         save_texts(&root, &folder);
         assert!(std::fs::symlink_metadata(&file).expect("cache").is_file());
+    }
+
+    #[test]
+    fn temporary_files_left_by_ended_writers_are_removed_once_old() {
+        let (root, folder, _scratch) = workspace("abandoned");
+        std::fs::create_dir_all(&folder).expect("create");
+        let old = folder.join("0123456789abcdef.tmp4242");
+        let fresh = folder.join("fedcba9876543210.tmp4343");
+        let other = folder.join("notes.tmpx");
+        for path in [&old, &fresh, &other] {
+            std::fs::write(path, "half a cache").expect("write");
+        }
+        let hours_ago = std::time::SystemTime::now() - 2 * ABANDONED_AFTER;
+        for path in [&old, &other] {
+            std::fs::File::options().write(true).open(path).and_then(|f| f.set_modified(hours_ago)).expect("age");
+        }
+        save_texts(&root, &folder);
+        assert!(!old.exists(), "an old temporary file is removed");
+        assert!(fresh.exists(), "a fresh one may be another writer's");
+        assert!(other.exists(), "a file not named as a temporary one stays");
     }
 
     #[cfg(unix)]
