@@ -148,14 +148,16 @@ impl RecentTrees {
     /// `file` is of `text`, or of a text one edit inside one token, object, list or top-level
     /// block away (then that part is parsed again, and the new tree kept instead, as the most
     /// recent). `None` otherwise.
+    ///
+    /// The part is parsed without holding the lock, so that queries on the other kept files do
+    /// not wait for it.
     fn without_full_parse(&self, file: SourceFile, text: &Text) -> Option<nacl_syntax::nacl::Parse> {
-        let mut trees = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let at = trees.iter().position(|(kept, ..)| *kept == file)?;
-        let (_, kept_text, kept) = &trees[at];
-        let parse =
-            if **kept_text == **text { kept.clone() } else { nacl_syntax::nacl::reparse_part(kept, kept_text, text)? };
-        trees.remove(at);
-        trees.push_front((file, text.clone(), parse.clone()));
+        let (kept_text, kept) = {
+            let trees = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            trees.iter().find(|(kept, ..)| *kept == file).map(|(_, text, parse)| (text.clone(), parse.clone()))?
+        };
+        let parse = if *kept_text == **text { kept } else { nacl_syntax::nacl::reparse_part(&kept, &kept_text, text)? };
+        self.keep(file, text.clone(), parse.clone());
         Some(parse)
     }
 
