@@ -67,9 +67,6 @@ fn replace_token(previous: &Parse, root: &SyntaxNode, edit: &Edit, text: &str) -
     Some(Parse::new(green, errors))
 }
 
-/// What starts a merge conflict, which the lexer reads as one token through its `>>>>>>>` line.
-const CONFLICT_START: &str = "<<<<<<<";
-
 /// How many of the objects and lists around an edit, innermost first, are tried before its
 /// top-level block.
 const BRACKETED_TRIED: usize = 3;
@@ -78,8 +75,8 @@ const BRACKETED_TRIED: usize = 3;
 /// when that equals a full parse.
 fn replace_part(previous: &Parse, root: &SyntaxNode, edit: &Edit, text: &str) -> Option<Parse> {
     // A `<<<<<<<` line makes one token of everything up to the next `>>>>>>>` line, across any
-    // part: with one before the edit (each has an error), or in the new text, parse in full.
-    if previous.errors().iter().any(|e| e.code == crate::nacl::ErrorCode::MergeConflict) {
+    // part: with one before the edit, or one in the part's new text, parse in full.
+    if has_a_conflict(previous.errors()) {
         return None;
     }
     let holds_the_edit = |node: &SyntaxNode| {
@@ -110,12 +107,12 @@ fn parse_again(previous: &Parse, node: &SyntaxNode, edit: &Edit, text: &str) -> 
     let range = node.text_range();
     let new_end = usize::from(range.end()).checked_add_signed(edit.delta())?;
     let new_text = text.get(usize::from(range.start())..new_end)?;
-    if new_text.contains(CONFLICT_START) {
-        return None;
-    }
     let mut errors = shifted_errors(previous.errors(), range, edit.delta(), Inside::Drop)?;
     let depth = node.ancestors().skip(1).filter(|node| opens_a_level(node.kind())).count();
     let (green, own_errors) = crate::nacl::parse_part(new_text, u32::try_from(depth).ok()?, node.kind())?;
+    if has_a_conflict(&own_errors) {
+        return None;
+    }
     for error in own_errors {
         let range = TextRange::new(
             range.start().checked_add(error.range.start())?,
@@ -124,6 +121,12 @@ fn parse_again(previous: &Parse, node: &SyntaxNode, edit: &Edit, text: &str) -> 
         errors.push(SyntaxError { range, ..error });
     }
     Some(Parse::new(node.replace_with(green), errors))
+}
+
+/// Whether the lexer met a merge-conflict marker (it reports each one): from a `<<<<<<<` line it
+/// reads one token through the next `>>>>>>>` line, wherever that is.
+fn has_a_conflict(errors: &[SyntaxError]) -> bool {
+    errors.iter().any(|e| e.code == crate::nacl::ErrorCode::MergeConflict)
 }
 
 /// Whether a node of this kind is one level of the parser's nesting ([`crate::nacl::MAX_NESTING`]).
