@@ -218,11 +218,11 @@ pub fn value_at<'a>(entries: &'a [Entry], path: &[impl AsRef<str>]) -> Option<(&
     Some(found)
 }
 
-/// The fragments a parsed file defines, in order, from the root of its flat tree
-/// ([`nacl_syntax::nacl::parse_flat`]). Blocks whose header is malformed (reported by the parser)
-/// define nothing. No rowan tree is built, so a workspace-wide pass allocates little beyond the
-/// fragments themselves. `source` is the text the tree was parsed from: long text written as-is
-/// in it is kept as slices of it.
+/// The fragments a parsed file defines, in order, from the root of its tree: the parser's flat
+/// tree ([`nacl_syntax::nacl::parse_flat`]; no rowan tree is built, so a workspace-wide pass
+/// allocates little beyond the fragments themselves), or the green tree an editor's requests
+/// keep. Blocks whose header is malformed (reported by the parser) define nothing. `source` is
+/// the text the tree was parsed from: long text written as-is in it is kept as slices of it.
 pub fn fragments<'t, N: NodeView<'t>>(root: N, source: &Text) -> Vec<Fragment> {
     let mut out = Vec::new();
     let mut reader = Reader { source: source.clone(), entries: Vec::new(), values: Vec::new() };
