@@ -761,6 +761,23 @@ pub(crate) mod tests {
 
     #[cfg(unix)]
     #[test]
+    fn an_old_link_named_as_a_temporary_file_is_removed_not_followed() {
+        let (root, folder, _scratch) = workspace("abandoned-link");
+        std::fs::create_dir_all(&folder).expect("create");
+        let victim = root.join("victim.nacl");
+        std::fs::write(&victim, "keep").expect("write");
+        let link = folder.join("0123456789abcdef.tmp4242");
+        std::os::unix::fs::symlink(&victim, &link).expect("link");
+        // The link's own time, not its target's (`touch -h`).
+        let aged = std::process::Command::new("touch").args(["-h", "-d", "3 hours ago"]).arg(&link).status();
+        assert!(aged.expect("touch runs").success());
+        save_texts(&root, &folder);
+        assert!(std::fs::symlink_metadata(&link).is_err(), "the link is removed");
+        assert_eq!(std::fs::read_to_string(&victim).expect("read"), "keep");
+    }
+
+    #[cfg(unix)]
+    #[test]
     fn a_link_planted_at_the_cache_name_is_replaced_not_followed() {
         let (root, folder, _scratch) = workspace("link");
         std::fs::create_dir_all(&folder).expect("create");
