@@ -133,6 +133,9 @@ fn utf16_len(text: &str) -> u32 {
     text.bytes().map(|b| u32::from(b & 0xC0 != 0x80) + u32::from(b >= 0xF0)).sum()
 }
 
+/// How many lines a [`PositionCursor`] steps over one by one before it searches.
+const NEAR_LINES: usize = 8;
+
 /// Converts offsets to LSP positions in one pass: see [`LineIndex::cursor`].
 pub struct PositionCursor<'a> {
     index: &'a LineIndex,
@@ -157,7 +160,14 @@ impl PositionCursor<'_> {
         }
         let starts = &self.index.line_starts;
         if starts.get(self.line + 1).is_some_and(|&next| next <= offset) {
-            self.line += starts[self.line + 1..].partition_point(|&start| start <= offset);
+            // The next offset is most often a line or two on: step there, and search only
+            // when it is further.
+            let rest = &starts[self.line + 1..];
+            let near = rest.iter().take(NEAR_LINES).take_while(|&&start| start <= offset).count();
+            self.line += match near {
+                NEAR_LINES => rest.partition_point(|&start| start <= offset),
+                near => near,
+            };
             (self.at, self.column) = (starts[self.line], 0);
         }
         self.column += encoded_len(&self.text[usize::from(self.at)..usize::from(offset)], self.encoding);
