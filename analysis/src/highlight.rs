@@ -13,7 +13,15 @@ use nacl_syntax::nacl::{
     green::{GNode, GToken},
     view::{NodeView, TokenView},
 };
-use nacl_syntax::{TextRange, rowan::NodeOrToken};
+use nacl_syntax::{
+    TextRange,
+    rowan::{GreenNode, NodeOrToken},
+};
+use std::{
+    collections::{HashMap, VecDeque},
+    path::{Path, PathBuf},
+    sync::{Arc, Mutex},
+};
 
 /// What a highlighted word is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -60,20 +68,138 @@ pub struct Highlight {
 /// their kind and their ancestors' kinds alone; the rest (the labels of headers and `file()`
 /// arguments) are resolved on the red token, as [`highlight`] does for every word.
 pub fn highlights(root: &SyntaxNode, range: Option<TextRange>) -> Vec<Highlight> {
-    let overlaps = |r: TextRange| range.is_none_or(|range| r.intersect(range).is_some_and(|i| !i.is_empty()));
     let green = root.green();
     let top = GNode::at(&green, root.text_range().start());
     let mut found = Vec::new();
-    // The nodes from `root` down to the current token's parent, each with its unread children.
-    let mut stack = vec![(top, top.children())];
+    walk(root, top, None, range, None, &mut found);
+    found
+}
+
+/// The highlights of the top-level blocks of one file, kept between requests: a block's
+/// highlights depend only on its own text (and on being at the top level), so a block an edit
+/// left untouched (the same green node, see [`nacl_syntax::nacl::reparse_part`]) is not walked
+/// again, wherever the edit moved it.
+#[derive(Default)]
+pub struct BlockHighlights {
+    /// Each block's highlights, with ranges from the block's start, by the address of its green
+    /// node; the node is held so that the address stays its own.
+    blocks: HashMap<usize, (GreenNode, Arc<[Highlight]>)>,
+}
+
+impl BlockHighlights {
+    /// What [`highlights`] returns for `root` and `range`, with the highlights of each block
+    /// read from those kept when it was seen before. Afterwards only the blocks of `root` are
+    /// kept.
+    pub fn highlights(&mut self, root: &SyntaxNode, range: Option<TextRange>) -> Vec<Highlight> {
+        let green = root.green();
+        let top = GNode::at(&green, root.text_range().start());
+        let mut found = Vec::new();
+        let mut seen = HashMap::with_capacity(self.blocks.len());
+        walk(
+            root,
+            top,
+            None,
+            range,
+            Some(&mut |block: GNode<'_>, found: &mut Vec<Highlight>| {
+                let key = std::ptr::from_ref(block.green()) as usize;
+                let (node, kept) = self.blocks.remove(&key).unwrap_or_else(|| {
+                    let mut own = Vec::new();
+                    walk(root, block, Some(top), None, None, &mut own);
+                    let start = block.range().start();
+                    let relative = own.into_iter().map(|h| Highlight { range: h.range - start, ..h }).collect();
+                    (block.green().to_owned(), relative)
+                });
+                let start = block.range().start();
+                found.extend(
+                    kept.iter()
+                        .map(|h| Highlight { range: h.range + start, ..h.clone() })
+                        .filter(|h| overlaps(range, h.range)),
+                );
+                seen.insert(key, (node, kept));
+            }),
+            &mut found,
+        );
+        // Blocks outside `range` were not read: keep theirs too.
+        if range.is_some() {
+            for child in top.children() {
+                if let NodeOrToken::Node(block) = child {
+                    let key = std::ptr::from_ref(block.green()) as usize;
+                    if let Some(kept) = self.blocks.remove(&key) {
+                        seen.insert(key, kept);
+                    }
+                }
+            }
+        }
+        self.blocks = seen;
+        found
+    }
+}
+
+/// The [`BlockHighlights`] of the last few files highlighted (the documents an editor shows).
+#[derive(Default)]
+pub struct RecentHighlights(Mutex<VecDeque<(PathBuf, BlockHighlights)>>);
+
+impl RecentHighlights {
+    /// How many files' highlights are kept.
+    const FILES: usize = 4;
+
+    /// What [`highlights`] returns for `root`, the tree of the file at `path`, and `range`,
+    /// reading the blocks' highlights kept for `path`.
+    ///
+    /// The file's kept highlights are taken out while it is highlighted, so that no lock is held
+    /// meanwhile; a second request on the same file at the same time starts afresh.
+    pub fn highlights(&self, path: &Path, root: &SyntaxNode, range: Option<TextRange>) -> Vec<Highlight> {
+        let lock = || self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let taken = {
+            let mut files = lock();
+            files.iter().position(|(kept, _)| kept == path).and_then(|at| files.remove(at))
+        };
+        let mut blocks = taken.map(|(_, blocks)| blocks).unwrap_or_default();
+        let found = blocks.highlights(root, range);
+        let mut files = lock();
+        files.retain(|(kept, _)| kept != path);
+        files.push_front((path.to_path_buf(), blocks));
+        files.truncate(Self::FILES);
+        found
+    }
+}
+
+/// Whether `r` overlaps `range` (any range when `None`) by at least a character.
+fn overlaps(range: Option<TextRange>, r: TextRange) -> bool {
+    range.is_none_or(|range| r.intersect(range).is_some_and(|i| !i.is_empty()))
+}
+
+/// What answers for a top-level block in [`walk`], adding its highlights to the vector given.
+type TopBlock<'s, 'a> = &'s mut dyn FnMut(GNode<'a>, &mut Vec<Highlight>);
+
+/// Adds to `found` the highlights of the tokens under `start` that overlap `range`, in order.
+/// `outer` is `start`'s parent, when `start` is not the root: the walk reads up to four
+/// ancestors of a token. `top_block`, when given, answers for each top-level block instead of
+/// the walk.
+fn walk<'a>(
+    root: &SyntaxNode,
+    start: GNode<'a>,
+    outer: Option<GNode<'a>>,
+    range: Option<TextRange>,
+    mut top_block: Option<TopBlock<'_, 'a>>,
+    found: &mut Vec<Highlight>,
+) {
+    // The nodes from `start` down to the current token's parent, each with its unread children.
+    let mut stack = vec![(start, start.children())];
     while let Some((_, children)) = stack.last_mut() {
         match children.next() {
             None => {
                 stack.pop();
             }
-            Some(NodeOrToken::Node(node)) if overlaps(node.range()) => stack.push((node, node.children())),
-            Some(NodeOrToken::Token(token)) if overlaps(token.range()) => {
-                let ancestor = |up: usize| stack.len().checked_sub(up + 1).map(|at| stack[at].0);
+            Some(NodeOrToken::Node(node)) if overlaps(range, node.range()) => match top_block.as_deref_mut() {
+                Some(answer) if stack.len() == 1 && node.kind() == BLOCK => answer(node, found),
+                _ => stack.push((node, node.children())),
+            },
+            Some(NodeOrToken::Token(token)) if overlaps(range, token.range()) => {
+                let ancestor = |up: usize| match stack.len().checked_sub(up + 1) {
+                    Some(at) => Some(stack[at].0),
+                    None => outer.filter(|_| up == stack.len()),
+                };
                 let decided = match quick_highlight(token, &ancestor) {
                     Some(decided) => decided,
                     None => red_token(root, token.range()).and_then(|red| highlight(&red)),
@@ -83,7 +209,6 @@ pub fn highlights(root: &SyntaxNode, range: Option<TextRange>) -> Vec<Highlight>
             Some(_) => {}
         }
     }
-    found
 }
 
 /// The highlight of a word decided from its kind, its text and its ancestors' kinds (`ancestor(0)`
@@ -305,6 +430,58 @@ mod tests {
             let range = TextRange::new((start as u32).into(), ((start + len).min(text.len()) as u32).into());
             prop_assert_eq!(highlights(&root, Some(range)), red_highlights(&root, Some(range)));
         }
+    }
+
+    proptest! {
+        /// Highlights read through the kept blocks equal a fresh walk after each of a series of
+        /// edits, each reparsed as the editor's trees are (untouched blocks keep their nodes).
+        #[test]
+        fn kept_block_highlights_equal_a_fresh_walk(
+            text in nacl_words(),
+            edits in prop::collection::vec((0usize..400, 0usize..4, nacl_words()), 1..6),
+            start in 0usize..400,
+            len in 0usize..200,
+        ) {
+            let mut kept = BlockHighlights::default();
+            let mut text = text;
+            let mut parse = nacl_syntax::nacl::parse(&text);
+            for (at, removed, inserted) in edits {
+                let root = parse.syntax();
+                prop_assert_eq!(kept.highlights(&root, None), highlights(&root, None));
+                let from = (start.min(text.len()) as u32).into();
+                let range = TextRange::new(from, ((start + len).min(text.len()) as u32).into());
+                prop_assert_eq!(kept.highlights(&root, Some(range)), highlights(&root, Some(range)));
+                let mut at = at.min(text.len());
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                let mut end = (at + removed).min(text.len());
+                while !text.is_char_boundary(end) {
+                    end -= 1;
+                }
+                let edited = format!("{}{}{}", &text[..at], &inserted[..inserted.len().min(12)], &text[end..]);
+                parse = nacl_syntax::nacl::reparse(&parse, &text, &edited);
+                text = edited;
+            }
+            let root = parse.syntax();
+            prop_assert_eq!(kept.highlights(&root, None), highlights(&root, None));
+        }
+    }
+
+    #[test]
+    fn an_untouched_block_is_not_walked_again() {
+        let text = "salto.t a {\n  x = \"one\"\n}\nsalto.t b {\n  y = 2\n}\n";
+        let parse = nacl_syntax::nacl::parse(text);
+        let mut kept = BlockHighlights::default();
+        kept.highlights(&parse.syntax(), None);
+        let before: Vec<Arc<[Highlight]>> = kept.blocks.values().map(|(_, h)| h.clone()).collect();
+        let edited = text.replace("\"one\"", "\"one more\"");
+        let reparsed = nacl_syntax::nacl::reparse(&parse, text, &edited);
+        let root = reparsed.syntax();
+        assert_eq!(kept.highlights(&root, None), highlights(&root, None));
+        let after: Vec<Arc<[Highlight]>> = kept.blocks.values().map(|(_, h)| h.clone()).collect();
+        let reused = after.iter().filter(|h| before.iter().any(|b| Arc::ptr_eq(b, h))).count();
+        assert_eq!((after.len(), reused), (2, 1), "block `b` is read from what was kept, `a` walked again");
     }
 
     /// Each highlighted word with its kind and flags, one per line.

@@ -104,7 +104,10 @@ impl DocumentView<'_> {
     /// The semantic highlights of the words overlapping `range` (all when `None`).
     pub fn highlights(&self, range: Option<TextRange>) -> Vec<Highlight> {
         match self.language() {
-            Language::Nacl => highlight::highlights(&self.nacl_syntax(), range),
+            Language::Nacl => match self.workspace {
+                Some(workspace) => workspace.highlights.highlights(self.path, &self.nacl_syntax(), range),
+                None => highlight::highlights(&self.nacl_syntax(), range),
+            },
             Language::Hcl => hcl::highlight::highlights(&self.hcl_parse().syntax(), range),
             Language::Arm => {
                 let (root, model) = self.arm_model();

@@ -48,6 +48,9 @@ pub struct LoadedWorkspace {
     cache_stale: Arc<AtomicBool>,
     /// The reports of the last full check the persistent cache holds ([`crate::cache::reports`]).
     reports: Arc<std::sync::Mutex<KeptReports>>,
+    /// The highlights of the documents highlighted last, by top-level block, shared by the
+    /// snapshots.
+    pub highlights: Arc<crate::highlight::RecentHighlights>,
 }
 
 /// What the persistent cache holds of a workspace's reports, shared by a database's snapshots.
@@ -260,6 +263,7 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
             fingerprint: reports.as_ref().map(|r| r.fingerprint()),
             read: reports.map(|reports| Arc::new(ReadReports::new(reports))),
         })),
+        highlights: Arc::default(),
     }
 }
 
@@ -849,6 +853,7 @@ impl LoadedWorkspace {
             from_cache: 0,
             cache_stale: Arc::default(),
             reports: Arc::default(),
+            highlights: Arc::default(),
         }
     }
 

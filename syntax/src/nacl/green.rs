@@ -33,6 +33,11 @@ impl<'a> GNode<'a> {
     pub fn at(green: &'a GreenNodeData, offset: TextSize) -> GNode<'a> {
         GNode { green, offset }
     }
+
+    /// The green node itself.
+    pub fn green(self) -> &'a GreenNodeData {
+        self.green
+    }
 }
 
 impl<'a> NodeView<'a> for GNode<'a> {
