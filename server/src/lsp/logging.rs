@@ -41,7 +41,12 @@ pub fn init(client: Outbox) -> Option<LogLevel> {
         .map(|()| LogLevel(handle))
 }
 
-/// Forwards warnings and errors to the client.
+/// Where tower-lsp-server reports that it cannot send the client a message.
+const CLIENT_SENDING: &str = "tower_lsp_server::service::client";
+
+/// Forwards warnings and errors to the client, except reports that a message could not be sent
+/// to it: once the client has gone, forwarding those would fail again and report again, round
+/// and round.
 struct ClientLayer {
     client: Outbox,
 }
@@ -53,6 +58,9 @@ impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for ClientLayer {
             Level::WARN => MessageType::WARNING,
             _ => return,
         };
+        if event.metadata().target().starts_with(CLIENT_SENDING) {
+            return;
+        }
         let mut message = String::new();
         event.record(&mut MessageText(&mut message));
         self.client.send(Outgoing::Log { level, message });
@@ -71,5 +79,22 @@ impl tracing::field::Visit for MessageText<'_> {
         } else {
             write!(self.0, "{separator}{}={value:?}", field.name())
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_that_the_client_cannot_be_reached_is_not_sent_to_it() {
+        let outbox = Outbox::default();
+        let subscriber = tracing_subscriber::registry().with(ClientLayer { client: outbox.clone() });
+        tracing::subscriber::with_default(subscriber, || {
+            tracing::error!(target: "tower_lsp_server::service::client", "failed to send notification");
+            tracing::error!("cannot read the client's messages");
+            tracing::info!("not a warning");
+        });
+        assert_eq!(outbox.waiting(), 1, "only the server's own error is forwarded");
     }
 }

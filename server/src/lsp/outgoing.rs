@@ -151,6 +151,12 @@ impl Outbox {
         self.0.ready.notify_one();
     }
 
+    /// How many messages wait to be sent.
+    #[cfg(test)]
+    pub fn waiting(&self) -> usize {
+        self.0.queue.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len()
+    }
+
     /// The next message, waiting for one.
     pub async fn recv(&self) -> Outgoing {
         loop {
@@ -263,9 +269,6 @@ mod tests {
         Outgoing::Publish { uri, version: None, diagnostics: Vec::new(), generation }
     }
 
-    fn waiting(outbox: &Outbox) -> usize {
-        outbox.0.queue.lock().expect("lock").len()
-    }
 
     #[test]
     fn a_client_that_does_not_read_costs_bounded_memory() {
@@ -274,7 +277,7 @@ mod tests {
             outbox.send(publish(&format!("file:///w/{}.nacl", generation % 10), generation));
             outbox.send(Outgoing::Log { level: MessageType::INFO, message: "x".repeat(100) });
         }
-        assert_eq!(waiting(&outbox), MAX_WAITING, "ten documents' latest diagnostics and the newest logs");
+        assert_eq!(outbox.waiting(), MAX_WAITING, "ten documents' latest diagnostics and the newest logs");
         let queue = outbox.0.queue.lock().expect("lock");
         let publishes: Vec<u64> = queue
             .iter()
@@ -291,9 +294,9 @@ mod tests {
         let outbox = Outbox::default();
         outbox.send(publish("file:///a.nacl", 5));
         outbox.send(publish("file:///a.nacl", 3));
-        assert_eq!(waiting(&outbox), 1);
+        assert_eq!(outbox.waiting(), 1);
         outbox.send(Outgoing::Clear("file:///a.nacl".parse().expect("a URI")));
         outbox.send(publish("file:///a.nacl", 6));
-        assert_eq!(waiting(&outbox), 3);
+        assert_eq!(outbox.waiting(), 3);
     }
 }
