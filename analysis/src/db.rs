@@ -161,6 +161,12 @@ impl RecentTrees {
         Some(parse)
     }
 
+    /// Whether a tree of `file` is kept.
+    #[cfg(test)]
+    pub(crate) fn holds(&self, file: SourceFile) -> bool {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).iter().any(|(kept, ..)| *kept == file)
+    }
+
     /// Keeps `parse`, the tree of `text`, as `file`'s, dropping the oldest beyond [`Self::FILES`].
     fn keep(&self, file: SourceFile, text: Text, parse: nacl_syntax::nacl::Parse) {
         let mut trees = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);

@@ -974,6 +974,10 @@ impl LoadedWorkspace {
         }
         let current = file.buffer_ids(&self.db).as_deref();
         let (ids, durability) = if durability == salsa::Durability::LOW {
+            // An editor's buffer is read as a syntax tree, which the editor's requests share and
+            // whose edited part alone the next edit parses again; its fragments are read from
+            // that tree.
+            crate::db::parse(&self.db, file);
             let fragments = &crate::db::file_fragments(&self.db, file).fragments;
             if current.is_some_and(|ids| crate::db::are_ids_of(ids, fragments)) {
                 return;
@@ -1116,6 +1120,21 @@ mod tests {
         assert_eq!(loaded.clone().revision(), before, "a read, and a snapshot, leave it");
         loaded.set_file_text(path, Text::from("type salesforce.Contact {\n}\n"));
         assert_ne!(loaded.revision(), before, "a write moves it on");
+    }
+
+    #[test]
+    fn a_buffer_is_read_as_a_syntax_tree_and_a_file_on_disk_is_not() {
+        let mut loaded = LoadedWorkspace::empty(Path::new("/nowhere"));
+        let (a, b) = (Path::new("/nowhere/a.nacl"), Path::new("/nowhere/b.nacl"));
+        let a = loaded.set_file_text(a, Text::from("salto.t a {\n  x = 1\n}\n"));
+        let b = loaded.set_disk_text(b, Text::from("salto.t b {\n  x = 1\n}\n"));
+        let kept = |l: &LoadedWorkspace, file| crate::db::Db::recent_trees(&l.db).holds(file);
+        assert!(kept(&loaded, a), "the buffer's tree is kept for its next edit");
+        assert!(!kept(&loaded, b), "a file on disk is read without a tree");
+        // The edit's part is parsed again from the kept tree, and the result kept in turn.
+        loaded.set_file_text(Path::new("/nowhere/a.nacl"), Text::from("salto.t a {\n  x = 12\n}\n"));
+        assert!(kept(&loaded, a));
+        assert_eq!(crate::db::file_fragments(&loaded.db, a).fragments[0].values[0].key.as_str(), "x");
     }
 
     #[test]

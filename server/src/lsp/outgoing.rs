@@ -269,7 +269,6 @@ mod tests {
         Outgoing::Publish { uri, version: None, diagnostics: Vec::new(), generation }
     }
 
-
     #[test]
     fn a_client_that_does_not_read_costs_bounded_memory() {
         let outbox = Outbox::default();
