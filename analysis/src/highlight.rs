@@ -162,6 +162,17 @@ impl RecentHighlights {
         files.truncate(Self::FILES);
         found
     }
+
+    /// Whether highlights are kept for the file at `path`.
+    #[cfg(test)]
+    pub(crate) fn holds(&self, path: &Path) -> bool {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).iter().any(|(kept, _)| kept == path)
+    }
+
+    /// Drops what is kept for the file at `path` (an editor closed it, or it left the workspace).
+    pub fn forget(&self, path: &Path) {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).retain(|(kept, _)| kept != path);
+    }
 }
 
 /// Whether `r` overlaps `range` (any range when `None`) by at least a character.

@@ -1000,6 +1000,7 @@ impl LoadedWorkspace {
     /// are undone as an edit is made, at low durability. Either way the file keeps a buffer's
     /// durability until it next changes on disk ([`Self::set_disk_text`] raises it then).
     pub fn reload_file(&mut self, path: &Path) {
+        self.highlights.forget(path);
         let Some(file) = self.file(path) else { return };
         let text = files::load(path).text;
         if **file.text(&self.db).get() != *text {
@@ -1010,6 +1011,7 @@ impl LoadedWorkspace {
     /// Takes a file out of the workspace (deleted on disk, or a closed buffer that never was a file).
     pub fn remove_file(&mut self, path: &Path) {
         use salsa::Setter;
+        self.highlights.forget(path);
         let Some(file) = self.file(path) else { return };
         if self.take_unsaved(file) {
             return;
@@ -1135,6 +1137,19 @@ mod tests {
         loaded.set_file_text(Path::new("/nowhere/a.nacl"), Text::from("salto.t a {\n  x = 12\n}\n"));
         assert!(kept(&loaded, a));
         assert_eq!(crate::db::file_fragments(&loaded.db, a).fragments[0].values[0].key.as_str(), "x");
+    }
+
+    #[test]
+    fn the_highlights_kept_for_a_buffer_go_when_it_closes() {
+        let mut loaded = LoadedWorkspace::empty(Path::new("/nowhere"));
+        let path = Path::new("/nowhere/a.nacl");
+        let text = "salto.t a {\n  x = 1\n}\n";
+        loaded.set_file_text(path, Text::from(text));
+        let view = crate::ide::DocumentView { path, text, workspace: Some(&loaded) };
+        assert_eq!(view.highlights(None).len(), 4);
+        assert!(loaded.highlights.holds(path));
+        loaded.reload_file(path);
+        assert!(!loaded.highlights.holds(path), "closed");
     }
 
     #[test]
