@@ -102,14 +102,13 @@ impl BlockHighlights {
             range,
             Some(&mut |block: GNode<'_>, found: &mut Vec<Highlight>| {
                 let key = std::ptr::from_ref(block.green()) as usize;
+                let start = block.range().start();
                 let (node, kept) = self.blocks.remove(&key).unwrap_or_else(|| {
                     let mut own = Vec::new();
                     walk(root, block, Some(top), None, None, &mut own);
-                    let start = block.range().start();
                     let relative = own.into_iter().map(|h| Highlight { range: h.range - start, ..h }).collect();
                     (block.green().to_owned(), relative)
                 });
-                let start = block.range().start();
                 found.extend(
                     kept.iter()
                         .map(|h| Highlight { range: h.range + start, ..h.clone() })
@@ -149,14 +148,13 @@ impl RecentHighlights {
     /// The file's kept highlights are taken out while it is highlighted, so that no lock is held
     /// meanwhile; a second request on the same file at the same time starts afresh.
     pub fn highlights(&self, path: &Path, root: &SyntaxNode, range: Option<TextRange>) -> Vec<Highlight> {
-        let lock = || self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let taken = {
-            let mut files = lock();
+            let mut files = self.files();
             files.iter().position(|(kept, _)| kept == path).and_then(|at| files.remove(at))
         };
         let mut blocks = taken.map(|(_, blocks)| blocks).unwrap_or_default();
         let found = blocks.highlights(root, range);
-        let mut files = lock();
+        let mut files = self.files();
         files.retain(|(kept, _)| kept != path);
         files.push_front((path.to_path_buf(), blocks));
         files.truncate(Self::FILES);
@@ -166,12 +164,17 @@ impl RecentHighlights {
     /// Whether highlights are kept for the file at `path`.
     #[cfg(test)]
     pub(crate) fn holds(&self, path: &Path) -> bool {
-        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).iter().any(|(kept, _)| kept == path)
+        self.files().iter().any(|(kept, _)| kept == path)
     }
 
     /// Drops what is kept for the file at `path` (an editor closed it, or it left the workspace).
     pub fn forget(&self, path: &Path) {
-        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).retain(|(kept, _)| kept != path);
+        self.files().retain(|(kept, _)| kept != path);
+    }
+
+    /// The files' kept highlights, locked.
+    fn files(&self) -> std::sync::MutexGuard<'_, VecDeque<(PathBuf, BlockHighlights)>> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
