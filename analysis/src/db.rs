@@ -138,12 +138,9 @@ pub trait Db: salsa::Database {
 /// same either way (the reparse equals a full parse), so reading them does not make its result
 /// depend on anything but the file's text.
 #[derive(Default)]
-pub struct RecentTrees(std::sync::Mutex<std::collections::VecDeque<(SourceFile, Text, nacl_syntax::nacl::Parse)>>);
+pub struct RecentTrees(crate::recent::Recent<SourceFile, (Text, nacl_syntax::nacl::Parse), 4>);
 
 impl RecentTrees {
-    /// How many files' trees are kept.
-    const FILES: usize = 4;
-
     /// The tree of `text` for `file` when it costs no parse of the whole file: the tree kept for
     /// `file` is of `text`, or of a text one edit inside one token, object, list or top-level
     /// block away (then that part is parsed again, and the new tree kept instead, as the most
@@ -152,10 +149,7 @@ impl RecentTrees {
     /// The part is parsed without holding the lock, so that queries on the other kept files do
     /// not wait for it.
     fn without_full_parse(&self, file: SourceFile, text: &Text) -> Option<nacl_syntax::nacl::Parse> {
-        let (kept_text, kept) = {
-            let trees = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            trees.iter().find(|(kept, ..)| *kept == file).map(|(_, text, parse)| (text.clone(), parse.clone()))?
-        };
+        let (kept_text, kept) = self.0.read(&file, Clone::clone)?;
         let parse = if *kept_text == **text { kept } else { nacl_syntax::nacl::reparse_part(&kept, &kept_text, text)? };
         self.keep(file, text.clone(), parse.clone());
         Some(parse)
@@ -164,15 +158,12 @@ impl RecentTrees {
     /// Whether a tree of `file` is kept.
     #[cfg(test)]
     pub(crate) fn holds(&self, file: SourceFile) -> bool {
-        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).iter().any(|(kept, ..)| *kept == file)
+        self.0.holds(&file)
     }
 
-    /// Keeps `parse`, the tree of `text`, as `file`'s, dropping the oldest beyond [`Self::FILES`].
+    /// Keeps `parse`, the tree of `text`, as `file`'s, the most recent.
     fn keep(&self, file: SourceFile, text: Text, parse: nacl_syntax::nacl::Parse) {
-        let mut trees = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        trees.retain(|(kept, ..)| *kept != file);
-        trees.push_front((file, text, parse));
-        trees.truncate(Self::FILES);
+        self.0.keep(file, (text, parse));
     }
 }
 

@@ -18,9 +18,9 @@ use nacl_syntax::{
     rowan::{GreenNode, NodeOrToken},
 };
 use std::{
-    collections::{HashMap, VecDeque},
+    collections::HashMap,
     path::{Path, PathBuf},
-    sync::{Arc, Mutex},
+    sync::Arc,
 };
 
 /// What a highlighted word is.
@@ -134,47 +134,32 @@ impl BlockHighlights {
     }
 }
 
-/// The [`BlockHighlights`] of the last few files highlighted (the documents an editor shows).
+/// The [`BlockHighlights`] of the last four files highlighted (the documents an editor shows).
 #[derive(Default)]
-pub struct RecentHighlights(Mutex<VecDeque<(PathBuf, BlockHighlights)>>);
+pub struct RecentHighlights(crate::recent::Recent<PathBuf, BlockHighlights, 4>);
 
 impl RecentHighlights {
-    /// How many files' highlights are kept.
-    const FILES: usize = 4;
-
     /// What [`highlights`] returns for `root`, the tree of the file at `path`, and `range`,
     /// reading the blocks' highlights kept for `path`.
     ///
     /// The file's kept highlights are taken out while it is highlighted, so that no lock is held
     /// meanwhile; a second request on the same file at the same time starts afresh.
     pub fn highlights(&self, path: &Path, root: &SyntaxNode, range: Option<TextRange>) -> Vec<Highlight> {
-        let taken = {
-            let mut files = self.files();
-            files.iter().position(|(kept, _)| kept == path).and_then(|at| files.remove(at))
-        };
-        let mut blocks = taken.map(|(_, blocks)| blocks).unwrap_or_default();
+        let mut blocks = self.0.take(path).unwrap_or_default();
         let found = blocks.highlights(root, range);
-        let mut files = self.files();
-        files.retain(|(kept, _)| kept != path);
-        files.push_front((path.to_path_buf(), blocks));
-        files.truncate(Self::FILES);
+        self.0.keep(path.to_path_buf(), blocks);
         found
     }
 
     /// Whether highlights are kept for the file at `path`.
     #[cfg(test)]
     pub(crate) fn holds(&self, path: &Path) -> bool {
-        self.files().iter().any(|(kept, _)| kept == path)
+        self.0.holds(path)
     }
 
     /// Drops what is kept for the file at `path` (an editor closed it, or it left the workspace).
     pub fn forget(&self, path: &Path) {
-        self.files().retain(|(kept, _)| kept != path);
-    }
-
-    /// The files' kept highlights, locked.
-    fn files(&self) -> std::sync::MutexGuard<'_, VecDeque<(PathBuf, BlockHighlights)>> {
-        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.0.forget(path);
     }
 }
 
