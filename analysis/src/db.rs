@@ -3,7 +3,7 @@
 //! The query graph: `file_fragments(file)` (parse, then read the blocks into fragments) →
 //! `file_element_ids(file)` (the firewall: it only changes when a file's element IDs change, so
 //! typing inside a value does not invalidate the index) → `element_index(workspace)` →
-//! `element_conflicts(workspace, key)` per element and environment → `file_diagnostics(workspace, file)`.
+//! `element_conflicts(key)` per element and environment → `file_diagnostics(workspace, file)`.
 
 use crate::{
     elem_id::ElemId,
@@ -465,9 +465,13 @@ pub fn element_index(db: &dyn Db, workspace: Workspace) -> ElementIndex {
     index
 }
 
-/// An element in one environment: the key of per-element queries.
+/// An element in one environment of a workspace: the key of per-element queries. The workspace
+/// is part of the key so that those queries take the key alone: salsa interns the arguments of
+/// a query that takes two, a second lookup on every call.
 #[salsa::interned(debug)]
 pub struct ElementKey<'db> {
+    /// The workspace.
+    pub workspace: Workspace,
     /// The environment (`None` for a workspace without environments).
     #[returns(ref)]
     pub env: Option<String>,
@@ -513,11 +517,8 @@ fn element_parts<'db>(
 /// The conflicts between an element's fragments in one environment. Merged elements themselves
 /// are not kept (they copy their fragments' values); their conflicts are small.
 #[salsa::tracked(returns(ref))]
-pub fn element_conflicts<'db>(
-    db: &'db dyn Db,
-    workspace: Workspace,
-    key: ElementKey<'db>,
-) -> Vec<merge::Conflict<SourceFile>> {
+pub fn element_conflicts<'db>(db: &'db dyn Db, key: ElementKey<'db>) -> Vec<merge::Conflict<SourceFile>> {
+    let workspace = *key.workspace(db);
     let parts = element_parts(db, workspace, key.env(db).as_deref(), key.id(db));
     if parts.is_empty() {
         return Vec::new();

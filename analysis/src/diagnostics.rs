@@ -117,7 +117,7 @@ fn conflicts(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: SourceF
         if only_here {
             continue;
         }
-        let conflicts = element_conflicts(db, workspace, ElementKey::new(db, env.map(str::to_owned), &fragment.id));
+        let conflicts = element_conflicts(db, ElementKey::new(db, workspace, env.map(str::to_owned), &fragment.id));
         for conflict in conflicts {
             for (at, &(location_file, range)) in conflict.locations.iter().enumerate() {
                 if location_file != file {
@@ -163,7 +163,7 @@ fn references(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: Source
         let top = if id.is_top_level() {
             &id
         } else {
-            nested = id.top_level().0;
+            nested = id.top_level_id();
             &nested
         };
         let builtin = top.adapter.is_empty()
@@ -182,8 +182,8 @@ fn references(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: Source
             if id.is_top_level() && id.id_type != IdType::Var {
                 return;
             }
-            let key = ElementKey::new(db, env.map(str::to_owned), id);
-            let (code, message) = match resolve_reference(db, workspace, key) {
+            let key = ElementKey::new(db, workspace, env.map(str::to_owned), id);
+            let (code, message) = match resolve_reference(db, key) {
                 Resolution::Resolved => return,
                 Resolution::Missing(what) => (
                     AnalysisCode::UnresolvedReference,

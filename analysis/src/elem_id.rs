@@ -180,28 +180,33 @@ impl ElemId {
         }
     }
 
+    /// The whole element this ID lies in ([`ElemId::top_level`] without the path).
+    pub fn top_level_id(&self) -> ElemId {
+        match self.id_type {
+            IdType::Instance => ElemId {
+                adapter: self.adapter.clone(),
+                type_name: self.type_name.clone(),
+                id_type: IdType::Instance,
+                name_parts: vec![self.name_parts.first().map_or(CONFIG_NAME, String::as_str).to_owned()],
+            },
+            IdType::Var | IdType::Type => self.clone(),
+            IdType::Field | IdType::Attr | IdType::Annotation => ElemId::type_id(&self.adapter, &self.type_name),
+        }
+    }
+
     /// The whole element this ID lies in, and the path from it.
     pub fn top_level(&self) -> (ElemId, Vec<String>) {
-        match self.id_type {
-            IdType::Instance => {
-                let (name, path) =
-                    self.name_parts.split_first().map_or((CONFIG_NAME, &[][..]), |(n, p)| (n.as_str(), p));
-                let top = ElemId {
-                    adapter: self.adapter.clone(),
-                    type_name: self.type_name.clone(),
-                    id_type: IdType::Instance,
-                    name_parts: vec![name.to_owned()],
-                };
-                (top, path.to_vec())
-            }
-            IdType::Var => (self.clone(), Vec::new()),
-            IdType::Type => (self.clone(), self.name_parts.clone()),
+        let path = match self.id_type {
+            IdType::Instance => self.name_parts.get(1..).unwrap_or_default().to_vec(),
+            IdType::Var => Vec::new(),
+            IdType::Type => self.name_parts.clone(),
             IdType::Field | IdType::Attr | IdType::Annotation => {
                 let mut path = vec![self.id_type.as_str().to_owned()];
                 path.extend(self.name_parts.iter().cloned());
-                (ElemId::type_id(&self.adapter, &self.type_name), path)
+                path
             }
-        }
+        };
+        (self.top_level_id(), path)
     }
 
     /// The type ID of an instance, field or annotation ID.
@@ -482,6 +487,27 @@ mod tests {
         assert_eq!(path, vec!["a", "0"]);
         let (top, path) = ElemId::parse("salto.t.field.f.label").expect("legal").top_level();
         assert_eq!((top.to_string(), path), ("salto.t".to_owned(), vec!["field".into(), "f".into(), "label".into()]));
+    }
+
+    #[test]
+    fn top_level_id_is_the_element_top_level_gives() {
+        let names = [
+            "salto.t",
+            "salto.t.type.x",
+            "salto.t.instance",
+            "salto.t.instance.i",
+            "salto.t.instance.i.a.0",
+            "salto.t.field.f",
+            "salto.t.attr.a.b",
+            "salto.t.annotation.a",
+            "var.v",
+            "string",
+            "List<salto.t>",
+        ];
+        for name in names {
+            let id = ElemId::parse(name).expect("legal");
+            assert_eq!(id.top_level_id(), id.top_level().0, "{name}");
+        }
     }
 
     #[test]

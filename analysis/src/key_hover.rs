@@ -48,8 +48,8 @@ impl LoadedWorkspace {
                 let field = value_path.remove(1);
                 value_path.remove(0);
                 // A field's annotations are typed by its type's annotation types (or are core).
-                let key = ElementKey::new(&self.db, env.clone(), top.clone());
-                let field_type = type_info(&self.db, self.workspace, key)
+                let key = ElementKey::new(&self.db, self.workspace, env.clone(), top.clone());
+                let field_type = type_info(&self.db, key)
                     .as_ref()
                     .and_then(|t| t.field(&field))
                     .and_then(|f| ElemId::parse(&f.type_name).ok());
@@ -143,9 +143,8 @@ impl LoadedWorkspace {
                 continue;
             }
             let Ok(id) = ElemId::parse(&type_name) else { return unknown() };
-            let key = ElementKey::new(&self.db, env.map(str::to_owned), id);
-            let Some(found) = type_info(&self.db, self.workspace, key).as_ref().and_then(|t| t.field(step)).cloned()
-            else {
+            let key = ElementKey::new(&self.db, self.workspace, env.map(str::to_owned), id);
+            let Some(found) = type_info(&self.db, key).as_ref().and_then(|t| t.field(step)).cloned() else {
                 return unknown();
             };
             type_name = found.type_name.to_string();
@@ -161,7 +160,7 @@ impl LoadedWorkspace {
             return None;
         }
         // The field belongs to the type of the object holding the key.
-        let (top, _) = id.top_level();
+        let top = id.top_level_id();
         let parent = self.walk_type(env, top.type_of().to_string(), None, &path[..path.len().saturating_sub(1)]);
         let parent_type = ElemId::parse(parent.type_name.as_deref()?).ok()?;
         let merged = merged_element(&self.db, self.workspace, env, &parent_type)?;

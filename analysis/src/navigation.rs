@@ -260,7 +260,7 @@ impl LoadedWorkspace {
         let id = element_id_at(&root, offset)?;
         let env = self.workspace.layout(&self.db).env_of(path);
         let field = (id.id_type == IdType::Field).then(|| id.name_parts.first()).flatten();
-        let (top, _) = id.top_level();
+        let top = id.top_level_id();
         field
             .and_then(|field| self.service_url_of(env.as_deref(), &top, Some(field)))
             .or_else(|| self.service_url_of(env.as_deref(), &top, None))
@@ -298,7 +298,7 @@ impl LoadedWorkspace {
                 return targets;
             }
         }
-        let (top, _) = id.top_level();
+        let top = id.top_level_id();
         self.fragment_targets(env, &top, |fragment| vec![fragment.header_range])
     }
 

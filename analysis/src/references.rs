@@ -529,7 +529,7 @@ fn named(symbol: Symbol) -> Option<Named> {
     match symbol {
         Symbol::Element(id) => match id.id_type {
             IdType::Type if id.name_parts.is_empty() => Some(Named::Element(id)),
-            IdType::Instance | IdType::Var => Some(Named::Element(id.top_level().0)),
+            IdType::Instance | IdType::Var => Some(Named::Element(id.top_level_id())),
             IdType::Field => {
                 let name = id.name_parts.first()?.clone();
                 Some(Named::Field { type_id: id.type_of(), name })

@@ -33,7 +33,8 @@ pub enum Resolution {
 /// Resolves a reference (its environment and ID) whose element exists. Memoized per reference,
 /// so a file's diagnostics only recompute when what its references lead to changes.
 #[salsa::tracked(returns(ref))]
-pub fn resolve_reference<'db>(db: &'db dyn Db, workspace: Workspace, key: ElementKey<'db>) -> Resolution {
+pub fn resolve_reference<'db>(db: &'db dyn Db, key: ElementKey<'db>) -> Resolution {
+    let workspace = *key.workspace(db);
     let env = key.env(db).as_deref();
     let id = key.id(db);
     match lookup(db, workspace, env, id) {
@@ -190,8 +191,8 @@ fn provided_elsewhere(db: &dyn Db, workspace: Workspace, env: Option<&str>, top:
     if SERVICE_MANAGED.contains(&first.as_str()) {
         return true;
     }
-    let key = ElementKey::new(db, env.map(str::to_owned), top.type_of());
-    type_info(db, workspace, key)
+    let key = ElementKey::new(db, workspace, env.map(str::to_owned), top.type_of());
+    type_info(db, key)
         .as_ref()
         .is_some_and(|info| info.hidden_value || info.field(first).is_some_and(|field| field.hidden || field.default))
 }

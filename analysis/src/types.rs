@@ -3,7 +3,7 @@
 //! instance never re-merges its type.
 
 use crate::{
-    db::{Db, ElementKey, Workspace, element_index, env_state, merged_element},
+    db::{Db, ElementKey, element_index, env_state, merged_element},
     elem_id::ElemId,
     fragments::{Entry, FragmentKind, Primitive, Value, ValueKind},
     hashing::NameMap,
@@ -125,7 +125,8 @@ impl Restriction {
 
 /// The summary of a type, or `None` when the type has no fragment in that environment.
 #[salsa::tracked(returns(ref))]
-pub fn type_info<'db>(db: &'db dyn Db, workspace: Workspace, key: ElementKey<'db>) -> Option<TypeInfo> {
+pub fn type_info<'db>(db: &'db dyn Db, key: ElementKey<'db>) -> Option<TypeInfo> {
+    let workspace = *key.workspace(db);
     let state = env_state(db, workspace, key.env(db).as_deref());
     let Some(merged) = merged_element(db, workspace, key.env(db).as_deref(), key.id(db)) else {
         // A hidden type lives only in Salto's state, which Salto merges whole.
@@ -288,7 +289,8 @@ fn restriction(value: &ValueKind) -> Option<Restriction> {
 /// closest to a type that does not exist,
 /// when it is close enough to be a likely typo.
 #[salsa::tracked(returns(ref))]
-pub fn type_suggestion<'db>(db: &'db dyn Db, workspace: Workspace, key: ElementKey<'db>) -> Option<ElemId> {
+pub fn type_suggestion<'db>(db: &'db dyn Db, key: ElementKey<'db>) -> Option<ElemId> {
+    let workspace = *key.workspace(db);
     let missing = key.id(db);
     let in_nacl =
         element_index(db, workspace).types_by_adapter.get(&missing.adapter).into_iter().flatten().map(|id| &**id);

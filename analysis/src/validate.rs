@@ -50,7 +50,7 @@ pub(crate) fn instances(
             continue;
         }
         let Some(info) = checker.type_info(&type_id) else {
-            let key = ElementKey::new(db, env.map(str::to_owned), &type_id);
+            let key = ElementKey::new(db, workspace, env.map(str::to_owned), &type_id);
             missing_type(db, workspace, env, fragment, &type_id, key, out);
             continue;
         };
@@ -141,7 +141,7 @@ fn missing_type<'db>(
     let at = fragment.type_range.unwrap_or(fragment.header_range);
     let state = env_state(db, workspace, env).filter(|s| s.has_account(&type_id.adapter));
     let suggestion =
-        || type_suggestion(db, workspace, key).as_ref().map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
+        || type_suggestion(db, key).as_ref().map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
     match state {
         // Salto merges only hidden state types: a visible one is in the service but not in NaCl.
         Some(state) if state.element(type_id).is_some() => out.push(warning(
@@ -166,7 +166,7 @@ fn missing_type<'db>(
         // typo away from an existing type is reported here.
         None => {
             if element_index(db, workspace).adapter_has_types(&type_id.adapter)
-                && let Some(suggestion) = type_suggestion(db, workspace, key)
+                && let Some(suggestion) = type_suggestion(db, key)
             {
                 out.push(warning(
                     AnalysisCode::MissingType,
@@ -252,8 +252,8 @@ impl<'a> Checker<'a> {
 
     /// The summary of the type `id` in the checker's environment.
     fn type_info(&self, id: &ElemId) -> Option<&'a TypeInfo> {
-        let key = ElementKey::new(self.db, self.env.map(str::to_owned), id);
-        type_info(self.db, self.workspace, key).as_ref()
+        let key = ElementKey::new(self.db, self.workspace, self.env.map(str::to_owned), id);
+        type_info(self.db, key).as_ref()
     }
 
     /// The required fields of `info` (the type of `fragment`, an instance) that none of the

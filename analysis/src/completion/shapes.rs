@@ -100,8 +100,8 @@ fn core_shape(key: &str) -> Option<Shape> {
 impl LoadedWorkspace {
     /// The summary of a type in an environment (memoized).
     pub(crate) fn type_summary(&self, env: Option<&str>, id: &ElemId) -> Option<&TypeInfo> {
-        let key = ElementKey::new(&self.db, env.map(str::to_owned), id.clone());
-        type_info(&self.db, self.workspace, key).as_ref()
+        let key = ElementKey::new(&self.db, self.workspace, env.map(str::to_owned), id.clone());
+        type_info(&self.db, key).as_ref()
     }
 
     /// The annotation types a type declares: name and type name.
