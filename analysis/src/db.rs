@@ -299,19 +299,19 @@ pub fn file_element_ids(db: &dyn Db, file: SourceFile) -> Vec<Arc<ElemId>> {
 
 /// The IDs of `fragments`, in order.
 pub(crate) fn ids_of(fragments: &[Fragment]) -> Vec<Arc<ElemId>> {
-    fragments.iter().map(|f| Arc::new(f.id.clone())).collect()
+    fragments.iter().map(|f| f.id.clone()).collect()
 }
 
 /// Whether `ids` are the IDs of `fragments`, in order.
 pub(crate) fn are_ids_of(ids: &[Arc<ElemId>], fragments: &[Fragment]) -> bool {
-    ids.len() == fragments.len() && ids.iter().zip(fragments).all(|(id, fragment)| **id == fragment.id)
+    ids.len() == fragments.len() && ids.iter().zip(fragments).all(|(id, fragment)| **id == *fragment.id)
 }
 
 /// Where each element's fragments are in a file with many of them (fragment indexes by ID), so
 /// finding one element's fragments does not scan the whole file. Built only for such files.
 #[salsa::tracked(returns(ref))]
-fn fragment_positions(db: &dyn Db, file: SourceFile) -> NameMap<ElemId, Vec<usize>> {
-    let mut positions: NameMap<ElemId, Vec<usize>> = NameMap::default();
+fn fragment_positions(db: &dyn Db, file: SourceFile) -> NameMap<Arc<ElemId>, Vec<usize>> {
+    let mut positions: NameMap<Arc<ElemId>, Vec<usize>> = NameMap::default();
     for (at, fragment) in file_fragments(db, file).fragments.iter().enumerate() {
         positions.entry(fragment.id.clone()).or_default().push(at);
     }
@@ -324,7 +324,7 @@ pub fn fragments_of<'db>(db: &'db dyn Db, file: SourceFile, id: &ElemId) -> Vec<
     const SCAN_LIMIT: usize = 16;
     let fragments = &file_fragments(db, file).fragments;
     if fragments.len() <= SCAN_LIMIT {
-        return fragments.iter().filter(|f| &f.id == id).collect();
+        return fragments.iter().filter(|f| *f.id == *id).collect();
     }
     fragment_positions(db, file).get(id).map(|at| at.iter().map(|&i| &fragments[i]).collect()).unwrap_or_default()
 }

@@ -102,12 +102,12 @@ fn conflicts(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: SourceF
     let fragments = &file_fragments(db, file).fragments;
     let mut count: crate::hashing::NameMap<&ElemId, usize> = Default::default();
     for fragment in fragments.iter() {
-        *count.entry(&fragment.id).or_default() += 1;
+        *count.entry(&*fragment.id).or_default() += 1;
     }
     let index = element_index(db, workspace);
     for fragment in fragments.iter() {
         // Each element once, at its first fragment here.
-        let Some(here) = count.remove(&fragment.id) else { continue };
+        let Some(here) = count.remove(&*fragment.id) else { continue };
         let only_here = here == 1
             && index.files.get(&fragment.id).is_some_and(|files| {
                 let mut active = files.iter().filter(|(_, source)| Layout::is_active(source, env));
@@ -117,7 +117,7 @@ fn conflicts(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: SourceF
         if only_here {
             continue;
         }
-        let conflicts = element_conflicts(db, ElementKey::new(db, workspace, env.map(str::to_owned), &fragment.id));
+        let conflicts = element_conflicts(db, ElementKey::new(db, workspace, env.map(str::to_owned), &*fragment.id));
         for conflict in conflicts {
             for (at, &(location_file, range)) in conflict.locations.iter().enumerate() {
                 if location_file != file {

@@ -15,6 +15,7 @@ use nacl_syntax::nacl::{
 use nacl_syntax::rowan::NodeOrToken;
 use nacl_syntax::{TextRange, TextSize};
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// Text in a fragment (a key, a string, a number, a reference), and a file's whole text: text
 /// written as-is in a file is a slice of that file's text, shared without a copy; other text
@@ -175,7 +176,7 @@ pub struct FieldDef {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Fragment {
     /// The element's ID.
-    pub id: ElemId,
+    pub id: Arc<ElemId>,
     /// What it defines.
     pub kind: FragmentKind,
     /// The whole block (for a variable: its `name = value`).
@@ -257,7 +258,7 @@ pub fn fragments<'t, N: NodeView<'t>>(root: N, source: &Text) -> Vec<Fragment> {
                 };
                 let values = block.node(BODY).map(|b| reader.entries(b.nodes(ATTRIBUTE))).unwrap_or_default();
                 out.push(Fragment {
-                    id,
+                    id: Arc::new(id),
                     kind: FragmentKind::Instance,
                     range: block.range(),
                     header_range,
@@ -354,7 +355,7 @@ impl Reader {
         header_range: TextRange,
     ) -> Fragment {
         let mut fragment = Fragment {
-            id,
+            id: Arc::new(id),
             kind,
             range: block.range(),
             header_range,
@@ -419,12 +420,12 @@ impl Reader {
             .filter_map(|attribute| {
                 let entry = self.entry(attribute)?;
                 Some(Fragment {
-                    id: ElemId {
+                    id: Arc::new(ElemId {
                         adapter: VARIABLES_NAMESPACE.to_owned(),
                         type_name: entry.key.to_string(),
                         id_type: IdType::Var,
                         name_parts: Vec::new(),
-                    },
+                    }),
                     kind: FragmentKind::Variable,
                     range: attribute.range(),
                     header_range: entry.key_range,

@@ -118,7 +118,7 @@ impl LoadedWorkspace {
     /// counts are shown.
     pub fn element_headers(&self, path: &Path) -> Vec<(TextRange, ElemId)> {
         let Some(file) = self.file(path) else { return Vec::new() };
-        file_fragments(&self.db, file).fragments.iter().map(|f| (f.header_range, f.id.clone())).collect()
+        file_fragments(&self.db, file).fragments.iter().map(|f| (f.header_range, (*f.id).clone())).collect()
     }
 }
 

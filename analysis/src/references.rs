@@ -225,7 +225,7 @@ fn type_occurrences(db: &dyn crate::db::Db, file: crate::db::SourceFile, type_id
                 label(fragment.type_range?, false);
             }
             crate::fragments::FragmentKind::Object { .. } | crate::fragments::FragmentKind::Primitive(_)
-                if fragment.id == *type_id =>
+                if *fragment.id == *type_id =>
             {
                 label(fragment.header_range, true);
             }
