@@ -9,6 +9,10 @@
 //!   parser would read it the same way (an ID that becomes `true` or `false` is a literal); the
 //!   token is in a value (not a key, a label or a function argument, which the structure checks
 //!   read); and no error touches the token.
+//! - **One key.** The same, for the word of an attribute's key, in an object or in the body of a
+//!   top-level block: the one structure check that reads it, the duplicate keys among its
+//!   neighbours, is run again on that object or body, and replaces what it reported there before.
+//!   Any other error on the key refuses.
 //! - **One object, list or top-level block.** Otherwise, when the edit is inside an object or a
 //!   list value (its brackets untouched), or inside the body of a top-level block (its `{` and
 //!   `}` untouched: what comes before a block may read its header, up to that `{`, to tell where
@@ -24,6 +28,7 @@
 //!
 //! Anything else is parsed in full.
 
+use crate::nacl::view::NodeView;
 use crate::{
     SyntaxError, TextRange, TextSize,
     nacl::{
@@ -50,7 +55,9 @@ pub fn reparse(previous: &Parse, previous_text: &str, text: &str) -> Parse {
 pub fn reparse_part(previous: &Parse, previous_text: &str, text: &str) -> Option<Parse> {
     let edit = Edit::between(previous_text, text)?;
     let root = previous.syntax();
-    replace_token(previous, &root, &edit, text).or_else(|| replace_part(previous, &root, &edit, text))
+    replace_token(previous, &root, &edit, text)
+        .or_else(|| replace_key(previous, &root, &edit, text))
+        .or_else(|| replace_part(previous, &root, &edit, text))
 }
 
 /// The new parse with the one token the edit falls in replaced, when that equals a full parse.
@@ -65,6 +72,69 @@ fn replace_token(previous: &Parse, root: &SyntaxNode, edit: &Edit, text: &str) -
     let errors = shifted_errors(previous.errors(), range, edit.delta(), Inside::Refuse)?;
     let green = token.replace_with(GreenToken::new(NaclLanguage::kind_to_raw(token.kind()), new_text));
     Some(Parse::new(green, errors))
+}
+
+/// The new parse with the word of one attribute's key replaced, when that equals a full parse:
+/// the key stays one word, and the one structure check that reads it, the duplicate keys of the
+/// object or top-level block body it is in, is run again on that object or body.
+fn replace_key(previous: &Parse, root: &SyntaxNode, edit: &Edit, text: &str) -> Option<Parse> {
+    let token = edited_token(root, edit).filter(|token| token.kind() == IDENT)?;
+    let key = token.parent().filter(|node| node.kind() == KEY)?;
+    let container = key.parent().filter(|node| node.kind() == ATTRIBUTE)?.parent()?;
+    if !keys_are_checked(&container) {
+        return None;
+    }
+    let range = token.text_range();
+    let start = usize::from(range.start());
+    let new_end = usize::from(range.end()).checked_add_signed(edit.delta())?;
+    let new_text = text.get(start..new_end)?;
+    // As for an ID in a reference: its first byte stays, so it still starts a word, and the rest
+    // only continues it.
+    if edit.start <= start || !lexer::continues_a_word(new_text.as_bytes()) || matches!(new_text, "true" | "false") {
+        return None;
+    }
+    // The container's duplicate keys are reported again below; any other error on the key refuses.
+    let keys: Vec<TextRange> = container
+        .children()
+        .filter(|node| node.kind() == ATTRIBUTE)
+        .filter_map(|attribute| attribute.children().find(|node| node.kind() == KEY))
+        .map(|key| key.text_range())
+        .collect();
+    let reported_again =
+        |e: &SyntaxError| e.code == crate::nacl::ErrorCode::DuplicateAttribute && keys.contains(&e.range);
+    let others: Vec<SyntaxError> = previous.errors().iter().filter(|e| !reported_again(e)).cloned().collect();
+    let mut errors = shifted_errors(&others, range, edit.delta(), Inside::Refuse)?;
+    let green = token.replace_with(GreenToken::new(NaclLanguage::kind_to_raw(IDENT), new_text));
+    let old_range = container.text_range();
+    let new_range = TextRange::new(
+        old_range.start(),
+        TextSize::try_from(usize::from(old_range.end()).checked_add_signed(edit.delta())?).ok()?,
+    );
+    let new_root = SyntaxNode::new_root(green.clone());
+    let new_container = new_root.covering_element(new_range).into_node()?;
+    if new_container.kind() != container.kind() || new_container.text_range() != new_range {
+        return None;
+    }
+    let container_green = new_container.green();
+    let view = crate::nacl::green::GNode::at(&container_green, new_range.start());
+    crate::nacl::validation::duplicate_keys(view.nodes(ATTRIBUTE), &mut Vec::new(), &mut errors);
+    Some(Parse::new(green, errors))
+}
+
+/// Whether the structure checks look for duplicate keys among the attributes of `container`:
+/// every object's (outside keys, labels and function calls, which are read otherwise), and the
+/// body's of every top-level block with a header.
+fn keys_are_checked(container: &SyntaxNode) -> bool {
+    let is_top_level_block_with_a_header = |block: SyntaxNode| {
+        block.kind() == BLOCK
+            && block.parent().is_some_and(|root| root.kind() == SOURCE_FILE)
+            && block.children().any(|node| node.kind() == LABEL)
+    };
+    match container.kind() {
+        OBJECT => !container.ancestors().any(|node| is_read_by_the_checks(node.kind())),
+        BODY => container.parent().is_some_and(is_top_level_block_with_a_header),
+        _ => false,
+    }
 }
 
 /// How many of the objects and lists around an edit, innermost first, are tried before its
@@ -333,6 +403,15 @@ type salto.u {
   annotations {
     val = { v = 1 }
   }
+  number num {
+    key = 1
+    key = 2
+  }
+}
+salto.u four {
+  key = 1
+  kez = 2
+  key = 3
 }
 "#;
 
@@ -344,6 +423,11 @@ type salto.u {
     /// [`replace_part`] from `previous`, the parse of `previous_text`, to `text`.
     fn reparse_a_part(previous: &Parse, previous_text: &str, text: &str) -> Option<Parse> {
         replace_part(previous, &previous.syntax(), &Edit::between(previous_text, text)?, text)
+    }
+
+    /// [`replace_key`] from `previous`, the parse of `previous_text`, to `text`.
+    fn reparse_key(previous: &Parse, previous_text: &str, text: &str) -> Option<Parse> {
+        replace_key(previous, &previous.syntax(), &Edit::between(previous_text, text)?, text)
     }
 
     /// The parse of `text` after replacing `at` with `insert`, both ways.
@@ -382,6 +466,40 @@ type salto.u {
         ] {
             let (reparsed, full) = both(SAMPLE, range.clone(), insert);
             assert_eq!(reparsed.as_ref(), Some(&full), "{range:?} {insert:?}");
+        }
+    }
+
+    #[test]
+    fn typing_in_a_key_replaces_it_and_checks_its_neighbours_for_duplicates_again() {
+        let four = at("salto.u four", 0);
+        let key_in = |needle: &str, from: usize| SAMPLE[from..].find(needle).expect("in the sample") + from;
+        for (at, insert, duplicates) in [
+            // `kez` becomes `key`, a third `key`: two duplicates where there was one.
+            (key_in("kez", four) + 2..key_in("kez", four) + 3, "y", 2),
+            // The second `key` becomes `keys`: no duplicate left.
+            (key_in("key = 3", four) + 3..key_in("key = 3", four) + 3, "s", 0),
+            // In an object.
+            (key_in("b = \"two\"", 0) + 1..key_in("b = \"two\"", 0) + 1, "x_1", 1),
+        ] {
+            let edited = replaced(SAMPLE, at, insert);
+            let previous = crate::nacl::parse(SAMPLE);
+            let reparsed = reparse_key(&previous, SAMPLE, &edited).expect("the key's token is replaced");
+            let full = crate::nacl::parse(&edited);
+            assert_eq!(reparsed, full);
+            let in_four = |e: &&SyntaxError| {
+                e.code == crate::nacl::ErrorCode::DuplicateAttribute && usize::from(e.range.start()) > four
+            };
+            if insert != "x_1" {
+                assert_eq!(full.errors().iter().filter(in_four).count(), duplicates, "{insert}");
+            }
+        }
+        // A key in a field's body (not a top-level block's), a label, or a key's first byte: not here.
+        let field = SAMPLE.find("    key = 2").expect("in the sample") + 5;
+        let label = at("salto.u four", 8);
+        let first = at("kez", 0);
+        for (at, insert) in [(field..field, "x"), (label..label, "x"), (first..first, "x")] {
+            let edited = replaced(SAMPLE, at, insert);
+            assert!(reparse_key(&crate::nacl::parse(SAMPLE), SAMPLE, &edited).is_none(), "{edited}");
         }
     }
 
@@ -567,9 +685,12 @@ type salto.u {
                 let mut edited = text.clone();
                 edited.replace_range(start..end, &insert);
                 let full = crate::nacl::parse(&edited);
-                for reparsed in [reparse_token(&parse, &text, &edited), reparse_a_part(&parse, &text, &edited)]
-                    .into_iter()
-                    .flatten()
+                let reparsed = [
+                    reparse_token(&parse, &text, &edited),
+                    reparse_key(&parse, &text, &edited),
+                    reparse_a_part(&parse, &text, &edited),
+                ];
+                for reparsed in reparsed.into_iter().flatten()
                 {
                     prop_assert_eq!(&reparsed, &full);
                     prop_assert_eq!(reparsed.syntax().to_string(), edited.clone());

@@ -226,7 +226,7 @@ impl<'a> Validator<'a> {
                 ),
             }
         }
-        self.report_duplicates(fields, ErrorCode::DuplicateField, |name| {
+        report_duplicates(&mut fields, ErrorCode::DuplicateField, &mut self.errors, |name| {
             format!("field `{name}` is already defined in this block")
         });
         self.check_body_keys(block);
@@ -254,7 +254,7 @@ impl<'a> Validator<'a> {
                 ),
             }
         }
-        self.report_duplicates(names, ErrorCode::DuplicateField, |name| {
+        report_duplicates(&mut names, ErrorCode::DuplicateField, &mut self.errors, |name| {
             format!("annotation type `{name}` is already declared in this block")
         });
     }
@@ -303,42 +303,7 @@ impl<'a> Validator<'a> {
     }
 
     fn duplicate_keys(&mut self, attributes: impl Iterator<Item = GNode<'a>>) {
-        let mut keys = std::mem::take(&mut self.keys);
-        keys.clear();
-        keys.extend(attributes.filter_map(|a| a.node(KEY)).map(|key| (key.name_text(), key.range())));
-        if keys.len() > 1 {
-            keys = self.report_duplicates(keys, ErrorCode::DuplicateAttribute, |name| {
-                format!("`{name}` is set twice in the same block: the first value is kept")
-            });
-        }
-        self.keys = keys;
-    }
-
-    /// Reports every name that appears again after its first occurrence; returns the buffer.
-    fn report_duplicates(
-        &mut self,
-        mut names: Vec<(Cow<'a, str>, TextRange)>,
-        code: ErrorCode,
-        message: impl Fn(&str) -> String,
-    ) -> Vec<(Cow<'a, str>, TextRange)> {
-        /// Up to this many names a scan finds the repeats faster than a sort.
-        const SCAN_LIMIT: usize = 16;
-        if names.len() <= SCAN_LIMIT {
-            for (at, (name, range)) in names.iter().enumerate() {
-                if names[..at].iter().any(|(earlier, _)| earlier == name) {
-                    self.error(code, *range, message(name));
-                }
-            }
-            return names;
-        }
-        // Sorting by name then position puts every repeat right after its first occurrence.
-        names.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.start().cmp(&b.1.start())));
-        for pair in names.windows(2) {
-            if pair[0].0 == pair[1].0 {
-                self.error(code, pair[1].1, message(&pair[1].0));
-            }
-        }
-        names
+        duplicate_keys(attributes, &mut self.keys, &mut self.errors);
     }
 
     fn no_templates(&mut self, string: GNode<'a>) {
@@ -372,6 +337,51 @@ impl<'a> Validator<'a> {
                 call.range(),
                 "`file` takes a path string and an optional encoding string: `file(\"path\")` or `file(\"path\", \"utf8\")`",
             );
+        }
+    }
+}
+
+/// Reports, as [`ErrorCode::DuplicateAttribute`], every key of `attributes` (an object's, or a
+/// block body's) that is set again after its first occurrence. `keys` is scratch space, reused
+/// across calls. The structure checks run it on every object and on the body of every top-level
+/// block; the reparse runs it again on the one it edited a key of.
+pub(crate) fn duplicate_keys<'a, N: NodeView<'a>>(
+    attributes: impl Iterator<Item = N>,
+    keys: &mut Vec<(Cow<'a, str>, TextRange)>,
+    errors: &mut Vec<SyntaxError>,
+) {
+    keys.clear();
+    keys.extend(attributes.filter_map(|a| a.node(KEY)).map(|key| (key.name_text(), key.range())));
+    if keys.len() > 1 {
+        report_duplicates(keys, ErrorCode::DuplicateAttribute, errors, |name| {
+            format!("`{name}` is set twice in the same block: the first value is kept")
+        });
+    }
+}
+
+/// Reports, with `code`, every name that appears again after its first occurrence (`names` may
+/// be reordered).
+fn report_duplicates(
+    names: &mut [(Cow<'_, str>, TextRange)],
+    code: ErrorCode,
+    errors: &mut Vec<SyntaxError>,
+    message: impl Fn(&str) -> String,
+) {
+    /// Up to this many names a scan finds the repeats faster than a sort.
+    const SCAN_LIMIT: usize = 16;
+    if names.len() <= SCAN_LIMIT {
+        for (at, (name, range)) in names.iter().enumerate() {
+            if names[..at].iter().any(|(earlier, _)| earlier == name) {
+                errors.push(SyntaxError::new(code, *range, message(name)));
+            }
+        }
+        return;
+    }
+    // Sorting by name then position puts every repeat right after its first occurrence.
+    names.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.start().cmp(&b.1.start())));
+    for pair in names.windows(2) {
+        if pair[0].0 == pair[1].0 {
+            errors.push(SyntaxError::new(code, pair[1].1, message(&pair[1].0)));
         }
     }
 }
