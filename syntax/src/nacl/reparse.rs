@@ -100,8 +100,11 @@ fn replace_key(previous: &Parse, root: &SyntaxNode, edit: &Edit, text: &str) -> 
         .filter_map(|attribute| attribute.children().find(|node| node.kind() == KEY))
         .map(|key| key.text_range())
         .collect();
-    let reported_again =
-        |e: &SyntaxError| e.code == crate::nacl::ErrorCode::DuplicateAttribute && keys.contains(&e.range);
+    // The keys are in text order: a body of thousands of them is searched, not scanned, per error.
+    let reported_again = |e: &SyntaxError| {
+        e.code == crate::nacl::ErrorCode::DuplicateAttribute
+            && keys.binary_search_by_key(&e.range.start(), |key| key.start()).is_ok_and(|at| keys[at] == e.range)
+    };
     let others: Vec<SyntaxError> = previous.errors().iter().filter(|e| !reported_again(e)).cloned().collect();
     let mut errors = shifted_errors(&others, range, edit.delta(), Inside::Refuse)?;
     let green = token.replace_with(GreenToken::new(NaclLanguage::kind_to_raw(IDENT), new_text));
