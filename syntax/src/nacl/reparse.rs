@@ -63,13 +63,11 @@ pub fn reparse_part(previous: &Parse, previous_text: &str, text: &str) -> Option
 /// The new parse with the one token the edit falls in replaced, when that equals a full parse.
 fn replace_token(previous: &Parse, root: &SyntaxNode, edit: &Edit, text: &str) -> Option<Parse> {
     let token = edited_token(root, edit)?;
-    let range = token.text_range();
-    let new_end = usize::from(range.end()).checked_add_signed(edit.delta())?;
-    let new_text = text.get(usize::from(range.start())..new_end)?;
+    let new_text = new_token_text(&token, edit, text)?;
     if !keeps_its_kind(&token, new_text, edit) {
         return None;
     }
-    let errors = shifted_errors(previous.errors(), range, edit.delta(), Inside::Refuse)?;
+    let errors = shifted_errors(previous.errors(), token.text_range(), edit.delta(), Inside::Refuse)?;
     let green = token.replace_with(GreenToken::new(NaclLanguage::kind_to_raw(token.kind()), new_text));
     Some(Parse::new(green, errors))
 }
@@ -79,18 +77,9 @@ fn replace_token(previous: &Parse, root: &SyntaxNode, edit: &Edit, text: &str) -
 /// object or top-level block body it is in, is run again on that object or body.
 fn replace_key(previous: &Parse, root: &SyntaxNode, edit: &Edit, text: &str) -> Option<Parse> {
     let token = edited_token(root, edit).filter(|token| token.kind() == IDENT)?;
-    let key = token.parent().filter(|node| node.kind() == KEY)?;
-    let container = key.parent().filter(|node| node.kind() == ATTRIBUTE)?.parent()?;
-    if !keys_are_checked(&container) {
-        return None;
-    }
-    let range = token.text_range();
-    let start = usize::from(range.start());
-    let new_end = usize::from(range.end()).checked_add_signed(edit.delta())?;
-    let new_text = text.get(start..new_end)?;
-    // As for an ID in a reference: its first byte stays, so it still starts a word, and the rest
-    // only continues it.
-    if edit.start <= start || !lexer::continues_a_word(new_text.as_bytes()) || matches!(new_text, "true" | "false") {
+    let container = keys_around(&token)?;
+    let new_text = new_token_text(&token, edit, text)?;
+    if !stays_one_word(&token, new_text, edit) {
         return None;
     }
     // The container's duplicate keys are reported again below; any other error on the key refuses.
@@ -106,15 +95,14 @@ fn replace_key(previous: &Parse, root: &SyntaxNode, edit: &Edit, text: &str) -> 
             && keys.binary_search_by_key(&e.range.start(), |key| key.start()).is_ok_and(|at| keys[at] == e.range)
     };
     let others: Vec<SyntaxError> = previous.errors().iter().filter(|e| !reported_again(e)).cloned().collect();
-    let mut errors = shifted_errors(&others, range, edit.delta(), Inside::Refuse)?;
+    let mut errors = shifted_errors(&others, token.text_range(), edit.delta(), Inside::Refuse)?;
     let green = token.replace_with(GreenToken::new(NaclLanguage::kind_to_raw(IDENT), new_text));
     let old_range = container.text_range();
     let new_range = TextRange::new(
         old_range.start(),
         TextSize::try_from(usize::from(old_range.end()).checked_add_signed(edit.delta())?).ok()?,
     );
-    let new_root = SyntaxNode::new_root(green.clone());
-    let new_container = new_root.covering_element(new_range).into_node()?;
+    let new_container = SyntaxNode::new_root(green.clone()).covering_element(new_range).into_node()?;
     if new_container.kind() != container.kind() || new_container.text_range() != new_range {
         return None;
     }
@@ -122,6 +110,29 @@ fn replace_key(previous: &Parse, root: &SyntaxNode, edit: &Edit, text: &str) -> 
     let view = crate::nacl::green::GNode::at(&container_green, new_range.start());
     crate::nacl::validation::duplicate_keys(view.nodes(ATTRIBUTE), &mut Vec::new(), &mut errors);
     Some(Parse::new(green, errors))
+}
+
+/// The text `token` has after `edit`, which lies inside it, in `text`, the new text.
+fn new_token_text<'t>(token: &SyntaxToken, edit: &Edit, text: &'t str) -> Option<&'t str> {
+    let range = token.text_range();
+    let new_end = usize::from(range.end()).checked_add_signed(edit.delta())?;
+    text.get(usize::from(range.start())..new_end)
+}
+
+/// The object or top-level block body whose keys are checked for duplicates, when `token` is
+/// the word of one of those keys.
+fn keys_around(token: &SyntaxToken) -> Option<SyntaxNode> {
+    let key = token.parent().filter(|node| node.kind() == KEY)?;
+    key.parent().filter(|node| node.kind() == ATTRIBUTE)?.parent().filter(keys_are_checked)
+}
+
+/// Whether `token`, a word (an element ID or a key), lexes as one word of `new_text` after
+/// `edit`: its first byte stays, so it still starts a word, the rest only continues it, and it
+/// does not become `true` or `false`, which are literals.
+fn stays_one_word(token: &SyntaxToken, new_text: &str, edit: &Edit) -> bool {
+    edit.start > usize::from(token.text_range().start())
+        && lexer::continues_a_word(new_text.as_bytes())
+        && !matches!(new_text, "true" | "false")
 }
 
 /// Whether the structure checks look for duplicate keys among the attributes of `container`:
@@ -293,14 +304,11 @@ fn keeps_its_kind(token: &SyntaxToken, new_text: &str, edit: &Edit) -> bool {
                 && !(joined && edit.start == start)
                 && !string.ancestors().any(|node| is_read_by_the_checks(node.kind()))
         }
-        // An element ID in a reference or a template: its first byte stays, so it still starts
-        // a word, and the rest only continues it.
+        // An element ID in a reference or a template.
         IDENT => {
             let Some(parent) = token.parent() else { return false };
             matches!(parent.kind(), REFERENCE | TEMPLATE)
-                && edit.start > start
-                && lexer::continues_a_word(new_text.as_bytes())
-                && !matches!(new_text, "true" | "false")
+                && stays_one_word(token, new_text, edit)
                 && !parent.ancestors().any(|node| is_read_by_the_checks(node.kind()))
         }
         _ => false,
