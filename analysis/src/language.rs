@@ -26,7 +26,7 @@ impl Language {
 
     /// The language of the file at `path`, from its name; `None` for files nacl-ls does not read.
     pub fn of_path(path: &Path) -> Option<Language> {
-        let name = path.file_name()?.to_str()?;
+        let name = file_name(path)?;
         if name.ends_with(".nacl") {
             Some(Language::Nacl)
         } else if name.len() > 4 && name.ends_with(".arm") {
@@ -92,6 +92,21 @@ impl PartialEq for LanguageRules {
     }
 }
 
+/// The name of the file at `path`, as text: [`Path::file_name`] (when it is UTF-8), without
+/// splitting the whole path into components when its end is a plain name (the language of
+/// each of a large workspace's paths is asked for a few times as it loads).
+fn file_name(path: &Path) -> Option<&str> {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let start = bytes.iter().rposition(|&b| std::path::is_separator(char::from(b))).map_or(0, |at| at + 1);
+    let name = &bytes[start..];
+    // A name that is the whole path, empty (a trailing separator), `.` or `..`, or holds a
+    // `:` (a Windows prefix), is left to the standard library.
+    if start == 0 || matches!(name, b"" | b"." | b"..") || name.contains(&b':') {
+        return path.file_name()?.to_str();
+    }
+    std::str::from_utf8(name).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -113,6 +128,14 @@ mod tests {
             ("nacl", None),
         ] {
             assert_eq!(Language::of_path(Path::new("/w").join(name).as_path()), language, "{name}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn file_names_are_the_standard_librarys(path in "[a./:\\\\]{0,8}") {
+            let path = Path::new(&path);
+            proptest::prop_assert_eq!(file_name(path), path.file_name().and_then(|name| name.to_str()));
         }
     }
 
