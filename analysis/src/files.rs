@@ -122,7 +122,28 @@ pub struct DiscoveryError {
 /// file given directly: its workspace); a link that leaves it, dangles or loops is reported and
 /// not followed, and a file reached both directly and through a link is listed once.
 pub fn discover(roots: &[PathBuf]) -> (Vec<PathBuf>, Vec<DiscoveryError>) {
+    let (files, errors) = discover_files(roots, false);
+    (files.into_iter().map(|file| file.path).collect(), errors)
+}
+
+/// A file a walk found, with its [`Stamp`] when the walk was asked for stamps and found it
+/// in a folder's listing (a file reached through a link, or given by name, has none:
+/// [`discover_files`]).
+#[derive(Debug)]
+pub struct FoundFile {
+    /// Its path, as found.
+    pub path: PathBuf,
+    /// Its stamp as the walk saw it.
+    pub stamp: Option<Stamp>,
+}
+
+/// [`discover`], as the files found; with `stamped`, each file listed in a folder gets its
+/// [`Stamp`] as the folder is listed: a `stat` by the folder's handle looks up one name, where a
+/// `stat` of the file's path looks up every folder on the way (the stamps of a large
+/// workspace's unchanged files are much of the time a load from the persistent cache takes).
+pub fn discover_files(roots: &[PathBuf], stamped: bool) -> (Vec<FoundFile>, Vec<DiscoveryError>) {
     let mut found = Found::new(is_analysed_file);
+    found.stamped = stamped;
     for root in roots {
         match std::fs::metadata(root) {
             Ok(meta) if meta.is_file() => {
@@ -174,7 +195,8 @@ pub fn walk_static(paths: &[PathBuf], boundary: &Path) -> (Vec<PathBuf>, Vec<Dis
             Err(error) => found.errors.push(DiscoveryError { path: path.clone(), error }),
         }
     }
-    found.finish()
+    let (files, errors) = found.finish();
+    (files.into_iter().map(|file| file.path).collect(), errors)
 }
 
 /// The error for a FIFO, socket or device where a file was expected.
@@ -200,15 +222,19 @@ fn outside(link: &Path, target: &Path) -> DiscoveryError {
 /// real folders already walked (so links cannot loop).
 struct Found {
     wanted: fn(&Path) -> bool,
+    /// Whether files found in folders' listings get their [`Stamp`].
+    stamped: bool,
     /// Files and folders visited so far; past [`MAX_WALKED`] (or [`MAX_FILES`] files found) the
     /// walk stops, with one error saying so.
     visited: usize,
     stopped: bool,
     max_walked: usize,
     max_files: usize,
-    /// Each file found, by its real path and as it was found (a file reached twice through
+    /// Each file found, with where it really is, as it was found (a file reached twice through
     /// links is in here twice until [`Found::finish`]).
-    files: Vec<(PathBuf, PathBuf)>,
+    files: Vec<(Real, FoundFile)>,
+    /// The folders walked, as walked and by their real paths ([`Real::Under`] points here).
+    listed: Vec<(PathBuf, PathBuf)>,
     errors: Vec<DiscoveryError>,
     walked: std::collections::HashSet<PathBuf>,
 }
@@ -217,6 +243,7 @@ impl Found {
     fn new(wanted: fn(&Path) -> bool) -> Found {
         Found {
             wanted,
+            stamped: false,
             visited: 0,
             stopped: false,
             max_walked: MAX_WALKED,
@@ -224,24 +251,41 @@ impl Found {
             files: Default::default(),
             errors: Vec::new(),
             walked: Default::default(),
+            listed: Vec::new(),
         }
     }
 
     /// The files found, each once (as first found), sorted, and the problems met.
-    fn finish(self) -> (Vec<PathBuf>, Vec<DiscoveryError>) {
-        let mut seen: std::collections::HashSet<std::ffi::OsString, crate::hashing::NameHasher> =
-            std::collections::HashSet::with_capacity_and_hasher(self.files.len(), Default::default());
-        let mut files: Vec<PathBuf> = self
-            .files
-            .into_iter()
-            .filter_map(|(real, path)| seen.insert(real.into_os_string()).then_some(path))
-            .collect();
-        files.sort_by_cached_key(|path| path_key(path));
+    fn finish(self) -> (Vec<FoundFile>, Vec<DiscoveryError>) {
+        let own = self.files.iter().filter(|(real, _)| matches!(real, Real::Own(_))).count();
+        // One folder's walk, no link followed: no file can have been reached twice.
+        let mut files: Vec<FoundFile> = if self.listed.len() + own <= 1 {
+            self.files.into_iter().map(|(_, file)| file).collect()
+        } else {
+            let mut seen: std::collections::HashSet<std::ffi::OsString, crate::hashing::NameHasher> =
+                std::collections::HashSet::with_capacity_and_hasher(self.files.len(), Default::default());
+            let listed = &self.listed;
+            self.files
+                .into_iter()
+                .filter_map(|(real, file)| {
+                    let real = match real {
+                        Real::Own(real) => real,
+                        Real::Under(walk) => {
+                            let (dir, real) = &listed[walk];
+                            strip_base(&file.path, dir).map_or_else(|| file.path.clone(), |r| real.join(r))
+                        }
+                    };
+                    seen.insert(real.into_os_string()).then_some(file)
+                })
+                .collect()
+        };
+        files.par_sort_by_cached_key(|file| path_key(&file.path));
         (files, self.errors)
     }
 
+    /// Adds a file not found in a folder's listing (given by name, or reached through a link).
     fn add(&mut self, path: PathBuf, real: PathBuf) {
-        self.files.push((real, path));
+        self.files.push((Real::Own(real), FoundFile { path, stamp: None }));
     }
 
     /// Walks `dir`, whose real path is `real`, following links that stay inside `boundary`.
@@ -257,12 +301,13 @@ impl Found {
             max_files: self.max_files,
             stopped: AtomicBool::new(false),
         };
-        let Listing { files, mut links, errors } = list(dir, self.wanted, &limits);
+        let Listing { files, mut links, errors } = list(dir, self.wanted, self.stamped, &limits);
         self.visited = limits.visited.into_inner();
         // Entries come in the folders' own order: `finish` sorts the files once.
-        for path in files {
-            let inside = strip_base(&path, dir).map_or_else(|| path.clone(), |r| real.join(r));
-            self.add(path, inside);
+        if !files.is_empty() {
+            let walk = self.listed.len();
+            self.listed.push((dir.to_path_buf(), real.to_path_buf()));
+            self.files.extend(files.into_iter().map(|file| (Real::Under(walk), file)));
         }
         self.errors.extend(errors);
         if limits.stopped.into_inner() {
@@ -314,6 +359,15 @@ impl Found {
     }
 }
 
+/// Where a file a walk found really is (for telling a file reached twice from two files).
+enum Real {
+    /// The file was listed under the `n`th folder walked ([`Found::listed`]): its path
+    /// relative to that folder, under the folder's real path.
+    Under(usize),
+    /// It was reached through a link, or given by name: this path.
+    Own(PathBuf),
+}
+
 /// How far walks may go, shared by the threads listing folders.
 struct Limits {
     /// Files and folders visited so far.
@@ -345,15 +399,17 @@ impl Limits {
 #[derive(Default)]
 struct Listing {
     /// Wanted regular files.
-    files: Vec<PathBuf>,
+    files: Vec<FoundFile>,
     /// Links (to be followed, or not, afterwards).
     links: Vec<PathBuf>,
     errors: Vec<DiscoveryError>,
 }
 
 /// Lists `dir` and, on all cores, the folders under it, except hidden ones and `node_modules`
-/// ([`is_skipped_dir`]); wanted files that are not regular are errors.
-fn list(dir: &Path, wanted: fn(&Path) -> bool, limits: &Limits) -> Listing {
+/// ([`is_skipped_dir`]); wanted files that are not regular are errors. With `stamped`, each
+/// wanted file gets its [`Stamp`], taken by the folder's handle (not following links: a file
+/// replaced by a link since the listing gets none).
+fn list(dir: &Path, wanted: fn(&Path) -> bool, stamped: bool, limits: &Limits) -> Listing {
     let mut listing = Listing::default();
     if !limits.visit() {
         return listing;
@@ -367,13 +423,14 @@ fn list(dir: &Path, wanted: fn(&Path) -> bool, limits: &Limits) -> Listing {
     };
     let mut folders = Vec::new();
     for entry in entries {
-        let (path, kind) = match entry.and_then(|entry| entry.file_type().map(|kind| (entry.path(), kind))) {
+        let (entry, kind) = match entry.and_then(|entry| entry.file_type().map(|kind| (entry, kind))) {
             Ok(entry) => entry,
             Err(error) => {
                 listing.errors.push(DiscoveryError { path: dir.to_path_buf(), error });
                 continue;
             }
         };
+        let path = entry.path();
         if kind.is_dir() {
             if !path.file_name().is_some_and(is_skipped_dir) {
                 folders.push(path);
@@ -388,13 +445,14 @@ fn list(dir: &Path, wanted: fn(&Path) -> bool, limits: &Limits) -> Listing {
         } else if wanted(&path) {
             if kind.is_file() {
                 limits.files.fetch_add(1, Ordering::Relaxed);
-                listing.files.push(path);
+                let stamp = stamped.then(|| entry.metadata().ok().and_then(|m| Stamp::of_metadata(&m))).flatten();
+                listing.files.push(FoundFile { path, stamp });
             } else {
                 listing.errors.push(not_regular(&path));
             }
         }
     }
-    let below: Vec<Listing> = folders.par_iter().map(|folder| list(folder, wanted, limits)).collect();
+    let below: Vec<Listing> = folders.par_iter().map(|folder| list(folder, wanted, stamped, limits)).collect();
     for more in below {
         listing.files.extend(more.files);
         listing.links.extend(more.links);
@@ -438,6 +496,16 @@ pub(crate) fn strip_base<'a>(path: &'a Path, base: &Path) -> Option<&'a Path> {
 fn path_key(path: &Path) -> Vec<u8> {
     let bytes = path.as_os_str().as_encoded_bytes();
     bytes.iter().map(|&byte| if std::path::is_separator(char::from(byte)) { 0 } else { byte }).collect()
+}
+
+/// The order of two paths' bytes that [`path_key`] gives them, without making the keys:
+/// their first difference decides, a separator coming before any other byte, and the end
+/// of a path before both.
+pub(crate) fn path_order(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    let common = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let key =
+        |path: &[u8]| path.get(common).map(|&byte| if std::path::is_separator(char::from(byte)) { 0 } else { byte });
+    key(a).cmp(&key(b))
 }
 
 fn is_skipped_dir(name: &std::ffi::OsStr) -> bool {
@@ -677,6 +745,34 @@ mod tests {
             let (a, b) = (Path::new(&a), Path::new(&b));
             proptest::prop_assert_eq!(path_key(a).cmp(&path_key(b)), a.cmp(b));
         }
+
+        #[test]
+        fn path_order_is_the_order_of_path_keys(a in "[a/.-]{0,6}", b in "[a/.-]{0,6}") {
+            let (key_a, key_b) = (path_key(Path::new(&a)), path_key(Path::new(&b)));
+            proptest::prop_assert_eq!(path_order(a.as_bytes(), b.as_bytes()), key_a.cmp(&key_b));
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_stamped_walk_stamps_the_files_it_lists_and_keeps_a_linked_file_once() {
+        let dir = std::env::temp_dir().join(format!("nacl-analysis-stamped-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("a")).expect("dir");
+        std::fs::write(dir.join("a/x.nacl"), "x").expect("write");
+        std::fs::write(dir.join("b.nacl"), "bb").expect("write");
+        std::os::unix::fs::symlink("a", dir.join("c")).expect("link");
+        std::os::unix::fs::symlink("b.nacl", dir.join("d.nacl")).expect("link");
+        let (files, errors) = discover_files(std::slice::from_ref(&dir), true);
+        assert!(errors.is_empty(), "{errors:?}");
+        let names: Vec<_> = files.iter().map(|f| f.path.strip_prefix(&dir).expect("under dir").to_path_buf()).collect();
+        assert_eq!(names, [PathBuf::from("a/x.nacl"), PathBuf::from("b.nacl")]);
+        for file in &files {
+            assert_eq!(file.stamp, Stamp::of(&file.path), "{}", file.path.display());
+            assert!(file.stamp.is_some());
+        }
+        let (paths, _) = discover(std::slice::from_ref(&dir));
+        assert_eq!(paths, files.iter().map(|f| f.path.clone()).collect::<Vec<_>>());
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

@@ -158,9 +158,12 @@ pub fn load_with_state_and_progress(
 /// Like [`load`], calling `progress(files read, files found)` now and then while reading.
 pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usize, usize) + Sync)) -> LoadedWorkspace {
     let cache_folder = crate::cache::folder();
+    // With a cache, the files are stamped as they are found: the cache vouches for those it saw
+    // with the same stamps.
+    let stamped = cache_folder.as_deref().is_some_and(|folder| crate::cache::Cache::exists(folder, root));
     // The persistent cache is read while the files are found.
-    let ((layout, (mut paths, discovery_errors)), (cache, reports)) = rayon::join(
-        || (Layout::load(root, env), files::discover(&[root.to_path_buf()])),
+    let ((layout, (mut found, discovery_errors)), (cache, reports)) = rayon::join(
+        || (Layout::load(root, env), files::discover_files(&[root.to_path_buf()], stamped)),
         || {
             let Some(folder) = cache_folder.as_deref() else { return Default::default() };
             rayon::join(
@@ -170,8 +173,8 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
         },
     );
     // A Salto workspace's static files are opaque resources, even when named like HCL files.
-    paths.retain(|p| Language::of_path(p) != Some(Language::Hcl) || !crate::layout::is_static_resource(p));
-    let total = paths.len();
+    found.retain(|f| Language::of_path(&f.path) != Some(Language::Hcl) || !crate::layout::is_static_resource(&f.path));
+    let total = found.len();
     let bytes = AtomicU64::new(0);
     let over = AtomicBool::new(false);
     progress(0, total);
@@ -181,15 +184,20 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     // the fingerprint and for the cache's next writing ([`SourceFile::read_hash`]). A file the
     // cache saw with the metadata it has now is not read at all.
     let now = files::now_seconds();
-    let loaded: Vec<ReadFile> = paths
+    // What the cache holds of each file, found by path for all at once (both are in path order).
+    let known = cache.files_of(found.iter().map(|file| file.path.as_path()));
+    let with_cache = cache_folder.is_some();
+    let loaded: Vec<ReadFile> = found
         .into_par_iter()
-        .map(|path| {
+        .zip(known)
+        .map(|(files::FoundFile { path, stamp }, known)| {
             let language = Language::of_path(&path).unwrap_or(Language::Nacl);
             let file = if bytes.load(Ordering::Relaxed) > MAX_WORKSPACE_BYTES {
                 over.store(true, Ordering::Relaxed);
                 ReadFile::skipped(path, language)
             } else {
-                ReadFile::load(path, language, cache_folder.is_some().then_some(&cache), now)
+                let known = known.filter(|_| language == Language::Nacl);
+                ReadFile::load(path, stamp, language, known, with_cache, now)
             };
             bytes.fetch_add(file.text.len() as u64, Ordering::Relaxed);
             read.finished_one();
@@ -285,15 +293,21 @@ struct ReadFile {
 }
 
 impl ReadFile {
-    /// Reads the file at `path`, unless `cache` saw it with the metadata it has now (a NaCl file
-    /// only: the cache holds no other); with a cache, hashes what it reads and looks its results
-    /// up. `now` is when the load started ([`files::Stamp::settled`]).
-    fn load(path: PathBuf, language: Language, cache: Option<&crate::cache::Cache>, now: i64) -> ReadFile {
-        // What the cache holds of the file: only a NaCl file the cache has results for is worth a
-        // `stat` before it is read.
-        let known = cache.filter(|_| language == Language::Nacl).and_then(|cache| cache.file(&path));
+    /// Reads the file at `path`, unless the cache saw it (`known`: what the cache holds of it)
+    /// with the metadata it has now (`found`, the stamp the walk took, else its own); with a
+    /// cache (`with_cache`), hashes what it reads and looks its results up. `now` is when the
+    /// load started ([`files::Stamp::settled`]).
+    fn load(
+        path: PathBuf,
+        found: Option<files::Stamp>,
+        language: Language,
+        known: Option<crate::cache::CachedFile<'_>>,
+        with_cache: bool,
+        now: i64,
+    ) -> ReadFile {
+        // Only a file the cache has results for is worth a `stat` before it is read.
         if let Some(known) = known
-            && let Some(stamp) = files::Stamp::of(&path)
+            && let Some(stamp) = found.or_else(|| files::Stamp::of(&path))
             && let Some((hash, cached)) = known.unchanged(&stamp)
         {
             let text = FileText::unread(path.clone(), usize::try_from(stamp.len).unwrap_or(usize::MAX), hash);
@@ -303,12 +317,12 @@ impl ReadFile {
         // The stamp is the opened file's, taken before it is read: a change while it is read
         // gives the file another.
         let (text, error, stamp) = files::load_stamped_text(&path);
-        let hash = cache.map(|_| crate::cache::text_hash(&text));
+        let hash = with_cache.then(|| crate::cache::text_hash(&text));
         let cached = known
             .zip(hash)
             .filter(|_| is_checked_nacl(language, &error))
             .and_then(|(known, hash)| known.results_for(text.len(), hash));
-        let stamp = stamp.filter(|_| cache.is_some()).and_then(|s| s.settled(now));
+        let stamp = stamp.filter(|_| with_cache).and_then(|s| s.settled(now));
         let restamp = cached.is_some() && stamp.is_some() && known.and_then(|known| known.stamp()) != stamp;
         ReadFile { path, language, text: FileText::read(text), error, hash, cached, stamp, restamp }
     }

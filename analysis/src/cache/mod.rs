@@ -96,17 +96,21 @@ struct StoredResults<'a> {
 }
 
 /// The cached results of one workspace: the cache file's bytes, and where each file's results
-/// are in them, by path relative to the workspace's root.
+/// are in them.
 #[derive(Default)]
 pub struct Cache {
     root: PathBuf,
     bytes: Vec<u8>,
-    files: crate::hashing::NameMap<Box<str>, Entry>,
+    /// Each file's entry, in the order of their paths (relative to the workspace's root) as a
+    /// walk sorts them ([`files::path_order`]): the order they are written in.
+    files: Vec<Entry>,
 }
 
-/// A file's entry in a cache: its text's length and hash, the file's stamp when there is one,
-/// and where its results are stored.
+/// A file's entry in a cache: its path relative to the workspace's root (where it is in the
+/// cache's bytes), its text's length and hash, the file's stamp when there is one, and where
+/// its results are stored.
 struct Entry {
+    path: std::ops::Range<usize>,
     len: u64,
     hash: u64,
     stamp: Option<files::Stamp>,
@@ -150,6 +154,12 @@ impl Cache {
         file_of(folder, root).and_then(|file| read(&file, root)).unwrap_or_default()
     }
 
+    /// Whether `folder` holds a cache file for the workspace at `root` (trusted or not): only
+    /// then are the workspace's files worth a `stat` as they are found.
+    pub fn exists(folder: &Path, root: &Path) -> bool {
+        file_of(folder, root).is_some_and(|file| file.symlink_metadata().is_ok_and(|meta| meta.is_file()))
+    }
+
     /// How many files it holds results of.
     pub fn len(&self) -> usize {
         self.files.len()
@@ -160,10 +170,36 @@ impl Cache {
         self.files.is_empty()
     }
 
+    /// What the cache holds of each of `paths`, which are sorted as a walk sorts them
+    /// ([`files::path_order`]), as the cache's entries are: found in one pass over both, where
+    /// a lookup of each path would reach all over the entries. (Paths out of that order are
+    /// not wrongly matched, only missed.)
+    pub fn files_of<'p>(&self, paths: impl IntoIterator<Item = &'p Path>) -> Vec<Option<CachedFile<'_>>> {
+        let mut entries = self.files.iter().peekable();
+        let path_of = |entry: &Entry| &self.bytes[entry.path.clone()];
+        paths
+            .into_iter()
+            .map(|path| {
+                let relative = files::strip_base(path, &self.root)?.to_str()?.as_bytes();
+                // Most paths are the next entry's: compared for equality first, in one `memcmp`.
+                loop {
+                    let stored = path_of(entries.peek()?);
+                    if stored == relative {
+                        return entries.next().map(|entry| CachedFile { entry });
+                    }
+                    if files::path_order(stored, relative).is_gt() {
+                        return None;
+                    }
+                    entries.next();
+                }
+            })
+            .collect()
+    }
+
     /// What the cache holds of the file at `path`, if anything.
-    pub fn file(&self, path: &Path) -> Option<CachedFile<'_>> {
-        let entry = self.files.get(files::strip_base(path, &self.root)?.to_str()?)?;
-        Some(CachedFile { entry })
+    #[cfg(test)]
+    fn file(&self, path: &Path) -> Option<CachedFile<'_>> {
+        self.files_of([path]).pop().flatten()
     }
 
     /// The results at `entry` (of this cache), for the text they were found for; `None` when
@@ -292,19 +328,32 @@ fn read(file: &Path, root: &Path) -> Option<Cache> {
     let bytes = files::read_regular(file, MAX_CACHE_BYTES).ok()?;
     let payload = checked_payload(&bytes, MAGIC)?;
     let start = bytes.as_ptr().addr();
-    let chunks = chunks(payload)?;
-    // Every chunk but the last holds `CHUNK` files: the map is made at its size once.
-    let mut files = crate::hashing::NameMap::with_capacity_and_hasher(chunks.len() * CHUNK, Default::default());
-    for mut chunk in chunks {
-        while !chunk.is_empty() {
-            let (header, rest) = postcard::take_from_bytes::<StoredHeader<'_>>(chunk).ok()?;
-            let len = usize::try_from(header.results).ok().filter(|&len| len <= rest.len())?;
-            let (results, rest) = rest.split_at(len);
-            let at = results.as_ptr().addr() - start;
-            let entry = Entry { len: header.len, hash: header.hash, stamp: header.stamp, results: at..at + len };
-            files.insert(header.path.into(), entry);
-            chunk = rest;
-        }
+    // Where a slice of the payload is in the file's bytes.
+    let place = |slice: &[u8]| {
+        let at = slice.as_ptr().addr() - start;
+        at..at + slice.len()
+    };
+    let chunks: Option<Vec<Vec<Entry>>> = chunks(payload)?
+        .into_par_iter()
+        .map(|mut chunk| {
+            let mut entries = Vec::with_capacity(CHUNK);
+            while !chunk.is_empty() {
+                let (header, rest) = postcard::take_from_bytes::<StoredHeader<'_>>(chunk).ok()?;
+                let len = usize::try_from(header.results).ok().filter(|&len| len <= rest.len())?;
+                let (results, rest) = rest.split_at(len);
+                let (path, results) = (place(header.path.as_bytes()), place(results));
+                entries.push(Entry { path, len: header.len, hash: header.hash, stamp: header.stamp, results });
+                chunk = rest;
+            }
+            Some(entries)
+        })
+        .collect();
+    let mut files: Vec<Entry> = chunks?.into_iter().flatten().collect();
+    // Written in that order; a cache that is not is put in it (its paths were checked to be
+    // UTF-8 as they were read).
+    let order = |a: &Entry, b: &Entry| files::path_order(&bytes[a.path.clone()], &bytes[b.path.clone()]);
+    if !files.is_sorted_by(|a, b| order(a, b).is_le()) {
+        files.par_sort_by(order);
     }
     Some(Cache { root: root.to_path_buf(), bytes, files })
 }
@@ -596,6 +645,34 @@ pub(crate) mod tests {
         for ((path, text), expected) in paths.iter().zip(&texts).zip(&all) {
             assert_eq!(cache.get(path, text).as_ref(), Some(expected));
         }
+    }
+
+    #[test]
+    fn paths_in_a_walks_order_are_matched_in_one_pass_and_missing_ones_are_not() {
+        let (root, folder, _scratch) = workspace("files-of");
+        // Saved out of a walk's order (`b/` comes before `b-` there): the load puts them in it.
+        let names = ["a.nacl", "b-d.nacl", "b/c.nacl", "b/e/f.nacl"];
+        let paths: Vec<PathBuf> = names.iter().map(|name| root.join(name)).collect();
+        let texts: Vec<Text> =
+            names.iter().map(|name| Text::from(format!("salto.t {} {{\n}}\n", name.len()))).collect();
+        let all: Vec<FileFragments> = texts.iter().map(FileFragments::of_text).collect();
+        let files: Vec<SavedFile<'_>> = paths.iter().zip(&texts).zip(&all).map(|((p, t), r)| saved(p, t, r)).collect();
+        save(&folder, &root, &files).expect("save");
+        let cache = Cache::load(&folder, &root);
+        let asked = ["a.nacl", "b/c.nacl", "b/d.nacl", "b/e/f.nacl", "b-d.nacl", "z.nacl"].map(|name| root.join(name));
+        let found = cache.files_of(asked.iter().map(PathBuf::as_path));
+        let text_of = |path: &Path| paths.iter().position(|p| p == path).map(|i| &texts[i]);
+        let matched: Vec<bool> = asked
+            .iter()
+            .zip(&found)
+            .map(|(path, file)| {
+                let results =
+                    file.zip(text_of(path)).and_then(|(file, text)| file.results_for(text.len(), text_hash(text)));
+                results.is_some()
+            })
+            .collect();
+        assert_eq!(matched, [true, true, false, true, true, false]);
+        assert!(found[2].is_none() && found[5].is_none());
     }
 
     #[test]
