@@ -466,17 +466,14 @@ impl LoadedWorkspace {
             .filter(|f| filter.is_none_or(|prefix| f.path(&self.db).starts_with(prefix)))
             .collect();
         if let Some(cached) = self.cached_reports() {
-            let mut reports: Vec<FileReport> = files
-                .iter()
-                .map(|&file| {
-                    let path = file.path(&self.db);
-                    let diagnostics = cached.reports.diagnostics_of(path).to_vec();
-                    let text = file.text(&self.db);
-                    let len = text.len();
-                    let text = if diagnostics.is_empty() { Text::new() } else { text.get().clone() };
-                    FileReport { path: path.clone(), text, len, diagnostics }
-                })
-                .collect();
+            let mut reports: Vec<FileReport> = self.par_map(&files, |db, &file| {
+                let path = file.path(db);
+                let diagnostics = cached.reports.diagnostics_of(path).to_vec();
+                let text = file.text(db);
+                let len = text.len();
+                let text = if diagnostics.is_empty() { Text::new() } else { text.get().clone() };
+                FileReport { path: path.clone(), text, len, diagnostics }
+            });
             progress(files.len(), files.len());
             self.add_load_errors(&mut reports, filter);
             return reports;
