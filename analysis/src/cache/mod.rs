@@ -16,10 +16,17 @@
 //! and the database frees the cache once every file's results are computed. The reports of the
 //! last check of the whole workspace are kept beside it ([`reports`]).
 //!
+//! A cache file holds every file's results, then an index of the files (each one's path, text
+//! length and hash, stamp, and where its results are, with their checksum), then the index's
+//! length and checksum. A load reads the index alone; the results are read, all at once, when
+//! the first of them is decoded (a check of an unchanged workspace decodes none: its reports
+//! are kept beside the cache).
+//!
 //! Nothing in a cache file is trusted: it is read only if it is a regular file under a size cap,
-//! starts with this format's magic and the running build's identity, and its payload matches its
-//! checksum; a file's results are used only if every text and range they hold lies in the file's
-//! text, on character boundaries;
+//! starts with this format's magic and the running build's identity, and its index matches its
+//! checksum; a file's results are used only if they match theirs (checked as they are decoded,
+//! so a cache changed after it was loaded is caught too) and every text and range they hold
+//! lies in the file's text, on character boundaries;
 //! anything else (a half-written, corrupt, foreign or planted file) is ignored as if absent. A
 //! cache is written to a new temporary file and renamed over the old one, so readers never see
 //! half a cache and a link planted at its name is replaced, not followed.
@@ -34,14 +41,14 @@ use crate::{
 use nacl_syntax::{SyntaxError, TextRange, nacl::ErrorCode};
 use rayon::prelude::*;
 use std::{
-    io::{self, Write},
+    io::{self, Read, Seek, Write},
     path::{Path, PathBuf},
 };
 
 /// The first bytes of a cache file.
-const MAGIC: &[u8; 8] = b"naclls\x00\x01";
+const MAGIC: &[u8; 8] = b"naclls\x00\x02";
 /// What wrote a cache: results of another version may differ, so its caches are not read.
-const VERSION: &str = concat!(env!("CARGO_PKG_NAME"), " ", env!("CARGO_PKG_VERSION"), " cache 5");
+const VERSION: &str = concat!(env!("CARGO_PKG_NAME"), " ", env!("CARGO_PKG_VERSION"), " cache 6");
 
 /// The version and the build of the program running: a cache written by another build (whose
 /// results may be computed differently) is not read.
@@ -71,7 +78,7 @@ struct StoredError<'a> {
     message: std::borrow::Cow<'a, str>,
 }
 
-/// What is stored of a file before its results: the results are this many bytes after it.
+/// What the index of a cache holds of a file.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct StoredHeader<'a> {
     /// The path relative to the workspace's root.
@@ -81,8 +88,11 @@ struct StoredHeader<'a> {
     hash: u64,
     /// The file's metadata before it was read, when they can vouch for this text.
     stamp: Option<files::Stamp>,
-    /// The length of what follows: the file's table of texts, then its stored results.
-    results: u64,
+    /// Where its results (its table of texts, then its stored results) are among the cache's
+    /// results, and their length and checksum.
+    at: u64,
+    size: u64,
+    check: u64,
 }
 
 /// One file's results as stored (written from borrowed results, read into owned ones, with
@@ -95,26 +105,53 @@ struct StoredResults<'a> {
     fragments: std::borrow::Cow<'a, [Fragment]>,
 }
 
-/// The cached results of one workspace: the cache file's bytes, and where each file's results
-/// are in them.
+/// The cached results of one workspace: the cache file's index, and its results once the
+/// first of them is decoded.
 #[derive(Default)]
 pub struct Cache {
     root: PathBuf,
-    bytes: Vec<u8>,
+    /// The index's bytes (the entries' paths are in them).
+    index: Vec<u8>,
     /// Each file's entry, in the order of their paths (relative to the workspace's root) as a
     /// walk sorts them ([`files::path_order`]): the order they are written in.
     files: Vec<Entry>,
+    /// The cache file, open, and where its results are in it: read when first needed.
+    results: Option<StoredResultsPart>,
+}
+
+/// The results of a cache file: where they are in the open file, and their bytes once read
+/// (`None` when they could not be).
+struct StoredResultsPart {
+    file: std::fs::File,
+    start: u64,
+    len: usize,
+    bytes: std::sync::OnceLock<Option<Vec<u8>>>,
+}
+
+impl StoredResultsPart {
+    /// The results' bytes, read on the first call.
+    fn bytes(&self) -> Option<&[u8]> {
+        let read = || {
+            let mut bytes = vec![0; self.len];
+            let mut file = &self.file;
+            file.seek(io::SeekFrom::Start(self.start)).ok()?;
+            file.read_exact(&mut bytes).ok()?;
+            Some(bytes)
+        };
+        self.bytes.get_or_init(read).as_deref()
+    }
 }
 
 /// A file's entry in a cache: its path relative to the workspace's root (where it is in the
-/// cache's bytes), its text's length and hash, the file's stamp when there is one, and where
-/// its results are stored.
+/// index's bytes), its text's length and hash, the file's stamp when there is one, and where
+/// its results are among the cache's results, with their checksum.
 struct Entry {
     path: std::ops::Range<usize>,
     len: u64,
     hash: u64,
     stamp: Option<files::Stamp>,
     results: std::ops::Range<usize>,
+    check: u64,
 }
 
 /// The cache folder: `$NACL_LS_CACHE_DIR` (empty: no cache), else `$XDG_CACHE_HOME/nacl-ls`,
@@ -176,7 +213,7 @@ impl Cache {
     /// not wrongly matched, only missed.)
     pub fn files_of<'p>(&self, paths: impl IntoIterator<Item = &'p Path>) -> Vec<Option<CachedFile<'_>>> {
         let mut entries = self.files.iter().peekable();
-        let path_of = |entry: &Entry| &self.bytes[entry.path.clone()];
+        let path_of = |entry: &Entry| &self.index[entry.path.clone()];
         paths
             .into_iter()
             .map(|path| {
@@ -205,7 +242,10 @@ impl Cache {
     /// The results at `entry` (of this cache), for the text they were found for; `None` when
     /// they cannot be decoded.
     pub fn decode(&self, entry: &CacheEntry, text: &Text) -> Option<FileFragments> {
-        let bytes = self.bytes.get(entry.results.clone())?;
+        let bytes = self.results.as_ref()?.bytes()?.get(entry.results.clone())?;
+        if xxhash_rust::xxh3::xxh3_64(bytes) != entry.check {
+            return None;
+        }
         // The table is checked to be UTF-8 once here, and its texts are slices of it.
         let (table, bytes) = postcard::take_from_bytes::<&str>(bytes).ok()?;
         // A `Text` holds at most 4 GiB (its offsets are 32-bit); no file's table is near that.
@@ -285,10 +325,12 @@ impl Within<'_> {
     }
 }
 
-/// Where a file's results are in a [`Cache`], found for the file's text as it was loaded.
+/// Where a file's results are in a [`Cache`], found for the file's text as it was loaded, and
+/// their checksum.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CacheEntry {
     results: std::ops::Range<usize>,
+    check: u64,
 }
 
 /// What a cache holds of one file ([`Cache::file`]).
@@ -319,30 +361,50 @@ impl CachedFile<'_> {
 
     /// Where its results are.
     fn results(self) -> CacheEntry {
-        CacheEntry { results: self.entry.results.clone() }
+        CacheEntry { results: self.entry.results.clone(), check: self.entry.check }
     }
 }
 
-/// Reads and checks a cache file; `None` when it is missing or not to be trusted.
+/// Reads and checks a cache file's index, keeping the file open for its results; `None` when
+/// it is missing or not to be trusted.
 fn read(file: &Path, root: &Path) -> Option<Cache> {
-    let bytes = files::read_regular(file, MAX_CACHE_BYTES).ok()?;
-    let payload = checked_payload(&bytes, MAGIC)?;
-    let start = bytes.as_ptr().addr();
-    // Where a slice of the payload is in the file's bytes.
-    let place = |slice: &[u8]| {
-        let at = slice.as_ptr().addr() - start;
-        at..at + slice.len()
+    let (mut file, size) = files::open_regular(file, MAX_CACHE_BYTES).ok()?;
+    // The magic and the running build's identity, then the results, the index, and the
+    // index's length and checksum.
+    let head = [MAGIC.as_slice(), &postcard::to_allocvec(writer()).ok()?].concat();
+    let mut read_at = |at: u64, len: u64| {
+        let mut bytes = vec![0; usize::try_from(len).ok()?];
+        file.seek(io::SeekFrom::Start(at)).ok()?;
+        file.read_exact(&mut bytes).ok()?;
+        Some(bytes)
     };
-    let chunks: Option<Vec<Vec<Entry>>> = chunks(payload)?
+    let tail = size.checked_sub(16)?;
+    let head_len = head.len() as u64;
+    if tail < head_len || read_at(0, head_len)? != head {
+        return None;
+    }
+    let ends = read_at(tail, 16)?;
+    let (index_len, check) = ends.split_first_chunk::<8>()?;
+    let (index_len, check) = (u64::from_le_bytes(*index_len), u64::from_le_bytes(check.try_into().ok()?));
+    let index_start = tail.checked_sub(index_len).filter(|&start| start >= head_len)?;
+    let index = read_at(index_start, index_len)?;
+    if xxhash_rust::xxh3::xxh3_64(&index) != check {
+        return None;
+    }
+    let results_len = usize::try_from(index_start - head_len).ok()?;
+    let start = index.as_ptr().addr();
+    let chunks: Option<Vec<Vec<Entry>>> = chunks(&index)?
         .into_par_iter()
         .map(|mut chunk| {
             let mut entries = Vec::with_capacity(CHUNK);
             while !chunk.is_empty() {
                 let (header, rest) = postcard::take_from_bytes::<StoredHeader<'_>>(chunk).ok()?;
-                let len = usize::try_from(header.results).ok().filter(|&len| len <= rest.len())?;
-                let (results, rest) = rest.split_at(len);
-                let (path, results) = (place(header.path.as_bytes()), place(results));
-                entries.push(Entry { path, len: header.len, hash: header.hash, stamp: header.stamp, results });
+                let at = usize::try_from(header.at).ok()?;
+                let end = at.checked_add(usize::try_from(header.size).ok()?).filter(|&end| end <= results_len)?;
+                let path = header.path.as_ptr().addr() - start;
+                let path = path..path + header.path.len();
+                let (len, hash, stamp, check) = (header.len, header.hash, header.stamp, header.check);
+                entries.push(Entry { path, len, hash, stamp, results: at..end, check });
                 chunk = rest;
             }
             Some(entries)
@@ -351,11 +413,12 @@ fn read(file: &Path, root: &Path) -> Option<Cache> {
     let mut files: Vec<Entry> = chunks?.into_iter().flatten().collect();
     // Written in that order; a cache that is not is put in it (its paths were checked to be
     // UTF-8 as they were read).
-    let order = |a: &Entry, b: &Entry| files::path_order(&bytes[a.path.clone()], &bytes[b.path.clone()]);
+    let order = |a: &Entry, b: &Entry| files::path_order(&index[a.path.clone()], &index[b.path.clone()]);
     if !files.is_sorted_by(|a, b| order(a, b).is_le()) {
         files.par_sort_by(order);
     }
-    Some(Cache { root: root.to_path_buf(), bytes, files })
+    let results = StoredResultsPart { file, start: head_len, len: results_len, bytes: std::sync::OnceLock::new() };
+    Some(Cache { root: root.to_path_buf(), index, files, results: Some(results) })
 }
 
 /// The payload of a file written with [`write_framed`] and `magic`, if it starts with `magic` and
@@ -424,30 +487,45 @@ pub struct SavedFile<'a> {
 
 /// Writes the results of the workspace at `root` as its cache in `folder`, then keeps the
 /// folder to its most recent caches. Chunks are encoded in parallel a window at a time and
-/// written as they are done: the cache is never whole in memory.
+/// written as they are done: of the cache, only its index is ever whole in memory.
 pub fn save(folder: &Path, root: &Path, files: &[SavedFile<'_>]) -> io::Result<()> {
     let Some(target) = file_of(folder, root) else { return Ok(()) };
     create_folder(folder)?;
     let window = CHUNK * 2 * rayon::current_num_threads().max(1);
-    write_framed(&target, MAGIC, |emit| {
+    write_replacing(&target, |out| {
+        out.write_all(MAGIC)?;
+        out.write_all(&postcard::to_allocvec(writer()).map_err(io::Error::other)?)?;
+        // The index, in chunks of `CHUNK` files each after its length.
+        let mut index = Vec::new();
+        let mut written = 0u64;
         for files in files.chunks(window) {
-            let chunks: Vec<Vec<u8>> =
+            let chunks: Vec<(Vec<u8>, Vec<StoredHeader<'_>>)> =
                 files.par_chunks(CHUNK).map(|chunk| encode_chunk(root, chunk)).collect::<io::Result<_>>()?;
-            // Each chunk after its length.
-            for chunk in &chunks {
-                emit(&(chunk.len() as u64).to_le_bytes())?;
-                emit(chunk)?;
+            for (results, headers) in chunks {
+                out.write_all(&results)?;
+                let mut encoded = Vec::new();
+                for mut header in headers {
+                    header.at += written;
+                    encoded = postcard::to_extend(&header, encoded).map_err(io::Error::other)?;
+                }
+                index.extend((encoded.len() as u64).to_le_bytes());
+                index.extend(encoded);
+                written += results.len() as u64;
             }
         }
-        Ok(())
+        out.write_all(&index)?;
+        out.write_all(&(index.len() as u64).to_le_bytes())?;
+        out.write_all(&xxhash_rust::xxh3::xxh3_64(&index).to_le_bytes())
     })?;
     prune(folder, &target);
     Ok(())
 }
 
-/// One chunk of the cache: each file's header, table of texts and stored results.
-fn encode_chunk(root: &Path, files: &[SavedFile<'_>]) -> io::Result<Vec<u8>> {
+/// One chunk of the cache: each file's table of texts and stored results, one after the
+/// other, and each file's header (where its results are from the chunk's start).
+fn encode_chunk<'a>(root: &Path, files: &[SavedFile<'a>]) -> io::Result<(Vec<u8>, Vec<StoredHeader<'a>>)> {
     let mut out = Vec::new();
+    let mut headers = Vec::with_capacity(files.len());
     for &SavedFile { path, text, hash, stamp, results } in files {
         let Some(path) = files::strip_base(path, root).and_then(Path::to_str) else { continue };
         let stored = StoredResults {
@@ -465,13 +543,14 @@ fn encode_chunk(root: &Path, files: &[SavedFile<'_>]) -> io::Result<Vec<u8>> {
         let (stored, table) = stored_text::writing(text, || postcard::to_allocvec(&stored));
         let stored = stored.map_err(io::Error::other)?;
         let table = postcard::to_allocvec(&table).map_err(io::Error::other)?;
-        let results = (table.len() + stored.len()) as u64;
-        let header = StoredHeader { path, len: text.len() as u64, hash, stamp, results };
-        out.extend(postcard::to_allocvec(&header).map_err(io::Error::other)?);
+        let at = out.len();
         out.extend(table);
         out.extend(stored);
+        let check = xxhash_rust::xxh3::xxh3_64(&out[at..]);
+        let (at, size) = (at as u64, (out.len() - at) as u64);
+        headers.push(StoredHeader { path, len: text.len() as u64, hash, stamp, at, size, check });
     }
-    Ok(out)
+    Ok((out, headers))
 }
 
 /// Creates the cache folder, readable by its owner only.
@@ -629,6 +708,25 @@ pub(crate) mod tests {
         }
         // Another text at the same path is not served.
         assert_eq!(get(&cache, &root.join("a.nacl"), "type salto.u {\n}\n"), None);
+    }
+
+    #[test]
+    fn results_are_read_when_first_decoded_and_checked_then() {
+        let (root, folder, _scratch) = workspace("lazy");
+        let written = save_texts(&root, &folder);
+        let cache = Cache::load(&folder, &root);
+        let part = cache.results.as_ref().expect("results");
+        assert!(part.bytes.get().is_none(), "a load reads the index alone");
+        // Changed in place after the load: a byte of the last file's results.
+        let file = file_of(&folder, &root).expect("a cache file");
+        let mut bytes = std::fs::read(&file).expect("read");
+        let last = cache.files.last().expect("entries");
+        bytes[usize::try_from(part.start).expect("small") + last.results.start + 3] ^= 0x5a;
+        std::fs::write(&file, &bytes).expect("write");
+        let (first, last) = (TEXTS[0], TEXTS[TEXTS.len() - 1]);
+        assert_eq!(get(&cache, &root.join(first.0), first.1).as_ref(), Some(&written[0]));
+        assert!(part.bytes.get().is_some());
+        assert_eq!(get(&cache, &root.join(last.0), last.1), None, "results that fail their checksum are not served");
     }
 
     #[test]
