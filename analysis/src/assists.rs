@@ -100,21 +100,24 @@ impl LoadedWorkspace {
             let index = crate::db::element_index(&self.db, self.workspace);
             let in_nacl = index.types_by_adapter.get(adapter).into_iter().flatten().map(|id| &**id);
             let in_state = hidden.and_then(|h| h.types.get(adapter)).into_iter().flatten();
-            in_nacl.chain(in_state).map(|t| t.type_name.clone()).collect()
+            in_nacl.chain(in_state).map(|t| t.type_name.to_string()).collect()
         };
-        let adapter_known =
-            names.adapters.contains(&id.adapter) || hidden.is_some_and(|h| h.types.contains_key(&id.adapter));
-        let type_known = types_of(&id.adapter).contains(&id.type_name);
+        let adapter_known = names.adapters.iter().any(|a| *a == id.adapter)
+            || hidden.is_some_and(|h| h.types.contains_key(id.adapter.as_str()));
+        let type_known = types_of(&id.adapter).iter().any(|t| *t == id.type_name);
         let candidates: Vec<ElemId> = if id.id_type == IdType::Var {
             let found = closest(&id.type_name, names.variables.iter().cloned());
-            found.into_iter().map(|name| ElemId { type_name: name, ..id.clone() }).collect()
+            found.into_iter().map(|name| ElemId { type_name: name.into(), ..id.clone() }).collect()
         } else if !adapter_known {
             let adapters =
                 names.adapters.iter().cloned().chain(hidden.into_iter().flat_map(|h| h.types.keys().cloned()));
-            closest(&id.adapter, adapters).into_iter().map(|adapter| ElemId { adapter, ..id.clone() }).collect()
+            closest(&id.adapter, adapters)
+                .into_iter()
+                .map(|adapter| ElemId { adapter: adapter.into(), ..id.clone() })
+                .collect()
         } else if !type_known {
             let found = closest(&id.type_name, types_of(&id.adapter).into_iter());
-            found.into_iter().map(|type_name| ElemId { type_name, ..id.clone() }).collect()
+            found.into_iter().map(|type_name| ElemId { type_name: type_name.into(), ..id.clone() }).collect()
         } else if id.id_type == IdType::Field
             && let Some(name) = id.name_parts.first()
         {
@@ -125,7 +128,7 @@ impl LoadedWorkspace {
         } else if id.id_type == IdType::Instance
             && let Some(name) = id.name_parts.first()
             // A missing path inside an existing instance is not a misspelt instance name.
-            && !names.instances.get(&id.type_of()).is_some_and(|names| names.contains(name))
+            && !names.instances.get(&id.type_of()).is_some_and(|names| names.iter().any(|n| n == name))
         {
             let type_id = id.type_of();
             let in_nacl = names.instances.get(&type_id).into_iter().flatten().cloned();
@@ -239,7 +242,7 @@ fn body_end(text: &str, block: TextRange) -> Option<(TextSize, String, &'static 
 fn with_first_name(id: &ElemId, name: String) -> ElemId {
     let mut name_parts = id.name_parts.clone();
     if let Some(first) = name_parts.first_mut() {
-        *first = name;
+        *first = name.into();
     }
     ElemId { name_parts, ..id.clone() }
 }

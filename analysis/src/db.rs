@@ -447,7 +447,7 @@ pub fn element_index(db: &dyn Db, workspace: Workspace) -> ElementIndex {
                 match index.types_by_adapter.get_mut(id.adapter.as_str()) {
                     Some(types) => types.push(id.clone()),
                     None => {
-                        index.types_by_adapter.insert(id.adapter.clone(), vec![id.clone()]);
+                        index.types_by_adapter.insert(id.adapter.to_string(), vec![id.clone()]);
                     }
                 }
             }
@@ -557,7 +557,7 @@ mod tests {
         let mut index = ElementIndex::default();
         for i in 0..elements {
             let mut own = (**id).clone();
-            own.name_parts.push(i.to_string());
+            own.name_parts.push(i.to_string().into());
             index.files.insert(Arc::new(own), Vec::new());
             index.types_by_adapter.entry(i.to_string()).or_default().push(id.clone());
         }

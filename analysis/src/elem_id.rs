@@ -74,17 +74,21 @@ impl IdType {
     }
 }
 
+/// A name in an element ID: held inline up to 24 bytes (most adapter, type and instance names),
+/// so that parsing the IDs a workspace's references and types name allocates little.
+pub type Name = compact_str::CompactString;
+
 /// An element ID.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct ElemId {
     /// The adapter (account) name; empty for built-in and container types.
-    pub adapter: String,
+    pub adapter: Name,
     /// The type name (`_config` for an adapter's config type).
-    pub type_name: String,
+    pub type_name: Name,
     /// What the ID names.
     pub id_type: IdType,
     /// The instance, field or annotation name, then the path below it.
-    pub name_parts: Vec<String>,
+    pub name_parts: Vec<Name>,
 }
 
 /// Why a text is not a legal element ID.
@@ -100,12 +104,7 @@ impl fmt::Display for IllegalId {
 impl ElemId {
     /// The ID of a type.
     pub fn type_id(adapter: &str, type_name: &str) -> ElemId {
-        ElemId {
-            adapter: adapter.to_owned(),
-            type_name: type_name.to_owned(),
-            id_type: IdType::Type,
-            name_parts: Vec::new(),
-        }
+        ElemId { adapter: adapter.into(), type_name: type_name.into(), id_type: IdType::Type, name_parts: Vec::new() }
     }
 
     /// Parses a full name as Salto's `ElemID.fromFullName` does.
@@ -141,8 +140,8 @@ impl ElemId {
             (single, None, _) if BUILTIN_TYPES.contains(&single) => Ok(ElemId::type_id("", single)),
             (adapter, None, _) => Ok(ElemId::type_id(adapter, CONFIG_NAME)),
             (VARIABLES_NAMESPACE, Some(name), None) => Ok(ElemId {
-                adapter: VARIABLES_NAMESPACE.to_owned(),
-                type_name: name.to_owned(),
+                adapter: VARIABLES_NAMESPACE.into(),
+                type_name: name.into(),
                 id_type: IdType::Var,
                 name_parts: Vec::new(),
             }),
@@ -157,16 +156,16 @@ impl ElemId {
                 let mut name_parts = Vec::new();
                 while let Some(text) = rest {
                     let (part, after) = split_first_part(text);
-                    name_parts.push(part.to_owned());
+                    name_parts.push(part.into());
                     rest = after;
                 }
                 if id_type == IdType::Instance && name_parts.is_empty() {
-                    name_parts.push(CONFIG_NAME.to_owned());
+                    name_parts.push(CONFIG_NAME.into());
                 }
                 if matches!(id_type, IdType::Field | IdType::Annotation | IdType::Attr) && name_parts.is_empty() {
                     return Err(illegal(format!("{} IDs need a name", id_type.as_str())));
                 }
-                Ok(ElemId { adapter: adapter.to_owned(), type_name: type_name.to_owned(), id_type, name_parts })
+                Ok(ElemId { adapter: adapter.into(), type_name: type_name.into(), id_type, name_parts })
             }
         }
     }
@@ -187,7 +186,7 @@ impl ElemId {
                 adapter: self.adapter.clone(),
                 type_name: self.type_name.clone(),
                 id_type: IdType::Instance,
-                name_parts: vec![self.name_parts.first().map_or(CONFIG_NAME, String::as_str).to_owned()],
+                name_parts: vec![self.name_parts.first().map_or(CONFIG_NAME, Name::as_str).into()],
             },
             IdType::Var | IdType::Type => self.clone(),
             IdType::Field | IdType::Attr | IdType::Annotation => ElemId::type_id(&self.adapter, &self.type_name),
@@ -195,13 +194,13 @@ impl ElemId {
     }
 
     /// The whole element this ID lies in, and the path from it.
-    pub fn top_level(&self) -> (ElemId, Vec<String>) {
+    pub fn top_level(&self) -> (ElemId, Vec<Name>) {
         let path = match self.id_type {
             IdType::Instance => self.name_parts.get(1..).unwrap_or_default().to_vec(),
             IdType::Var => Vec::new(),
             IdType::Type => self.name_parts.clone(),
             IdType::Field | IdType::Attr | IdType::Annotation => {
-                let mut path = vec![self.id_type.as_str().to_owned()];
+                let mut path = vec![Name::from(self.id_type.as_str())];
                 path.extend(self.name_parts.iter().cloned());
                 path
             }
@@ -240,11 +239,8 @@ impl ElemId {
         let id_type =
             (!var && (self.id_type != IdType::Type || !self.name_parts.is_empty())).then(|| self.id_type.as_str());
         let names = if var { &[][..] } else { &self.name_parts[..] };
-        let parts = head
-            .into_iter()
-            .chain(id_type)
-            .chain(names.iter().map(String::as_str))
-            .filter(move |p| var || !p.is_empty());
+        let parts =
+            head.into_iter().chain(id_type).chain(names.iter().map(Name::as_str)).filter(move |p| var || !p.is_empty());
         let count = parts.clone().count() - usize::from(!var && parts.clone().next_back() == Some(CONFIG_NAME));
         parts.take(count)
     }
@@ -358,7 +354,8 @@ mod tests {
             id_type in proptest::sample::select(vec![IdType::Type, IdType::Field, IdType::Instance, IdType::Attr, IdType::Annotation, IdType::Var]),
             name_parts in proptest::collection::vec("(|n|_config)", 0..4),
         ) {
-            let id = ElemId { adapter, type_name, id_type, name_parts };
+            let name_parts = name_parts.into_iter().map(Name::from).collect();
+            let id = ElemId { adapter: adapter.into(), type_name: type_name.into(), id_type, name_parts };
             if id.id_type == IdType::Var {
                 proptest::prop_assert_eq!(id.to_string(), format!("var.{}", id.type_name));
                 proptest::prop_assert_eq!(id.full_name(), format!("var.{}", id.type_name));
@@ -368,7 +365,7 @@ mod tests {
             if id.id_type != IdType::Type || !id.name_parts.is_empty() {
                 parts.push(id.id_type.as_str());
             }
-            parts.extend(id.name_parts.iter().map(String::as_str));
+            parts.extend(id.name_parts.iter().map(Name::as_str));
             parts.retain(|p| !p.is_empty());
             if parts.last() == Some(&CONFIG_NAME) {
                 parts.pop();
@@ -407,8 +404,8 @@ mod tests {
             [single] if BUILTIN_TYPES.contains(single) => Ok(ElemId::type_id("", single)),
             [adapter] => Ok(ElemId::type_id(adapter, CONFIG_NAME)),
             [VARIABLES_NAMESPACE, name] => Ok(ElemId {
-                adapter: VARIABLES_NAMESPACE.to_owned(),
-                type_name: (*name).to_owned(),
+                adapter: VARIABLES_NAMESPACE.into(),
+                type_name: (*name).into(),
                 id_type: IdType::Var,
                 name_parts: Vec::new(),
             }),
@@ -419,14 +416,14 @@ mod tests {
                 if id_type == IdType::Var {
                     return Err(illegal("variables are written `var.<name>`".to_owned()));
                 }
-                let mut name_parts: Vec<String> = rest.iter().map(|p| (*p).to_owned()).collect();
+                let mut name_parts: Vec<Name> = rest.iter().map(|p| (*p).into()).collect();
                 if id_type == IdType::Instance && name_parts.is_empty() {
-                    name_parts.push(CONFIG_NAME.to_owned());
+                    name_parts.push(CONFIG_NAME.into());
                 }
                 if matches!(id_type, IdType::Field | IdType::Annotation | IdType::Attr) && name_parts.is_empty() {
                     return Err(illegal(format!("{} IDs need a name", id_type.as_str())));
                 }
-                Ok(ElemId { adapter: (*adapter).to_owned(), type_name: (*type_name).to_owned(), id_type, name_parts })
+                Ok(ElemId { adapter: (*adapter).into(), type_name: (*type_name).into(), id_type, name_parts })
             }
             [] => Err(illegal("empty ID".to_owned())),
         }

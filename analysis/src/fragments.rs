@@ -254,7 +254,7 @@ pub fn fragments<'t, N: NodeView<'t>>(root: N, source: &Text) -> Vec<Fragment> {
                     adapter: type_id.adapter,
                     type_name: type_id.type_name,
                     id_type: IdType::Instance,
-                    name_parts: vec![name.to_owned()],
+                    name_parts: vec![name.into()],
                 };
                 let values = block.node(BODY).map(|b| reader.entries(b.nodes(ATTRIBUTE))).unwrap_or_default();
                 out.push(Fragment {
@@ -421,8 +421,8 @@ impl Reader {
                 let entry = self.entry(attribute)?;
                 Some(Fragment {
                     id: Arc::new(ElemId {
-                        adapter: VARIABLES_NAMESPACE.to_owned(),
-                        type_name: entry.key.to_string(),
+                        adapter: VARIABLES_NAMESPACE.into(),
+                        type_name: entry.key.as_str().into(),
                         id_type: IdType::Var,
                         name_parts: Vec::new(),
                     }),

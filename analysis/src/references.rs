@@ -46,7 +46,7 @@ pub enum Named {
         /// The instance.
         instance: ElemId,
         /// The keys and list indices down to the value.
-        path: Vec<String>,
+        path: Vec<crate::elem_id::Name>,
     },
 }
 
@@ -54,10 +54,12 @@ impl Named {
     /// The name this target is renamed through (the part of its ID an edit replaces).
     pub fn name(&self) -> &str {
         match self {
-            Named::Element(id) if id.id_type == IdType::Instance => id.name_parts.first().map_or("", String::as_str),
+            Named::Element(id) if id.id_type == IdType::Instance => {
+                id.name_parts.first().map_or("", crate::elem_id::Name::as_str)
+            }
             Named::Element(id) => &id.type_name,
             Named::Field { name, .. } | Named::Annotation { name, .. } => name,
-            Named::Value { path, .. } => path.last().map_or("", String::as_str),
+            Named::Value { path, .. } => path.last().map_or("", crate::elem_id::Name::as_str),
         }
     }
 }
@@ -145,9 +147,9 @@ impl LoadedWorkspace {
         let env = self.workspace.layout(&self.db).env_of(path);
         let renamed = match named {
             Named::Element(id) if id.id_type == IdType::Instance => {
-                ElemId { name_parts: vec![new_name.to_owned()], ..id.clone() }
+                ElemId { name_parts: vec![new_name.into()], ..id.clone() }
             }
-            Named::Element(id) => ElemId { type_name: new_name.to_owned(), ..id.clone() },
+            Named::Element(id) => ElemId { type_name: new_name.into(), ..id.clone() },
             Named::Field { type_id, .. } => {
                 let merged = crate::db::merged_element(&self.db, self.workspace, env.as_deref(), type_id)?;
                 return merged.field(new_name).map(|_| format!("{type_id}.field.{new_name}"));
@@ -285,11 +287,11 @@ fn annotation_or_value_at(token: &SyntaxToken, offset: TextSize) -> Option<Named
             let segment = before.matches('.').count();
             match id.id_type {
                 IdType::Attr | IdType::Annotation if segment == 3 => {
-                    Some(Named::Annotation { type_id: id.type_of(), name: id.name_parts.first()?.clone() })
+                    Some(Named::Annotation { type_id: id.type_of(), name: id.name_parts.first()?.to_string() })
                 }
                 // An instance's top-level key is a field of its type.
                 IdType::Instance if segment == 4 => {
-                    Some(Named::Field { type_id: id.type_of(), name: id.name_parts.get(1)?.clone() })
+                    Some(Named::Field { type_id: id.type_of(), name: id.name_parts.get(1)?.to_string() })
                 }
                 IdType::Instance if segment >= 5 => {
                     let (instance, path) = id.top_level();
@@ -316,7 +318,7 @@ enum KeyOwner {
     /// An annotation of this type.
     Type(ElemId),
     /// A value of this instance, at this path.
-    Value(ElemId, Vec<String>),
+    Value(ElemId, Vec<crate::elem_id::Name>),
 }
 
 /// What the key node `key` names beyond a field, if anything.
@@ -475,15 +477,15 @@ fn reference_segment(id: &ElemId, named: &Named) -> Option<usize> {
                 .then_some(3)
         }
         Named::Field { type_id, name } if same_type(type_id) => match id.id_type {
-            IdType::Field if id.name_parts.first() == Some(name) => Some(3),
-            IdType::Instance if id.name_parts.get(1) == Some(name) => Some(4),
+            IdType::Field if id.name_parts.first().is_some_and(|n| n == name) => Some(3),
+            IdType::Instance if id.name_parts.get(1).is_some_and(|n| n == name) => Some(4),
             _ => None,
         },
         Named::Field { .. } => None,
         Named::Annotation { type_id, name } => {
             let names_it = same_type(type_id)
                 && matches!(id.id_type, IdType::Attr | IdType::Annotation)
-                && id.name_parts.first() == Some(name);
+                && id.name_parts.first().is_some_and(|n| n == name);
             names_it.then_some(3)
         }
         Named::Value { instance, path } => {
@@ -531,7 +533,7 @@ fn named(symbol: Symbol) -> Option<Named> {
             IdType::Type if id.name_parts.is_empty() => Some(Named::Element(id)),
             IdType::Instance | IdType::Var => Some(Named::Element(id.top_level_id())),
             IdType::Field => {
-                let name = id.name_parts.first()?.clone();
+                let name = id.name_parts.first()?.to_string();
                 Some(Named::Field { type_id: id.type_of(), name })
             }
             _ => None,

@@ -162,21 +162,29 @@ fn hidden_or_missing(
     workspace: Workspace,
     env: Option<&str>,
     top: &ElemId,
-    path: &[String],
+    path: &[crate::elem_id::Name],
     missing: String,
 ) -> Lookup {
     if provided_elsewhere(db, workspace, env, top, path) { Lookup::Opaque } else { Lookup::Missing(missing) }
 }
 
 /// Whether a path NaCl lacks is provided by Salto's state, a hidden field or a `_default`.
-fn provided_elsewhere(db: &dyn Db, workspace: Workspace, env: Option<&str>, top: &ElemId, path: &[String]) -> bool {
+fn provided_elsewhere(
+    db: &dyn Db,
+    workspace: Workspace,
+    env: Option<&str>,
+    top: &ElemId,
+    path: &[crate::elem_id::Name],
+) -> bool {
     /// Instance annotations whose values Salto keeps in its state.
     const SERVICE_MANAGED: [&str; 5] = ["_service_url", "_created_by", "_created_at", "_changed_by", "_changed_at"];
     let Some(first) = path.first() else { return false };
     let state = env_state(db, workspace, env).filter(|s| s.has_account(&top.adapter));
     if let Some(element) = state.and_then(|s| s.element(top)) {
         let in_state = match (top.id_type, path) {
-            (IdType::Instance, _) => element.hidden_values.iter().any(|(hidden, _)| hidden.first() == Some(first)),
+            (IdType::Instance, _) => {
+                element.hidden_values.iter().any(|(hidden, _)| hidden.first().is_some_and(|h| h == first))
+            }
             (IdType::Type, [kind, name, ..]) if kind == "attr" => element.annotation(name).is_some(),
             (IdType::Type, [kind, name, ..]) if kind == "field" => element.field(name).is_some(),
             _ => false,
@@ -208,7 +216,7 @@ enum PathLookup<'a> {
 }
 
 /// Follows `path` (object keys and list indices) from the entries of several fragments.
-fn find_path<'a>(entries: impl Iterator<Item = &'a Entry>, path: &[String]) -> PathLookup<'a> {
+fn find_path<'a>(entries: impl Iterator<Item = &'a Entry>, path: &[crate::elem_id::Name]) -> PathLookup<'a> {
     let Some((first, rest)) = path.split_first() else { return PathLookup::Opaque };
     let mut current: Vec<&Value> = entries.filter(|e| *e.key == **first).map(|e| &e.value).collect();
     if current.is_empty() {

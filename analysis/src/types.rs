@@ -292,8 +292,12 @@ fn restriction(value: &ValueKind) -> Option<Restriction> {
 pub fn type_suggestion<'db>(db: &'db dyn Db, key: ElementKey<'db>) -> Option<ElemId> {
     let workspace = *key.workspace(db);
     let missing = key.id(db);
-    let in_nacl =
-        element_index(db, workspace).types_by_adapter.get(&missing.adapter).into_iter().flatten().map(|id| &**id);
+    let in_nacl = element_index(db, workspace)
+        .types_by_adapter
+        .get(missing.adapter.as_str())
+        .into_iter()
+        .flatten()
+        .map(|id| &**id);
     let in_state = env_state(db, workspace, key.env(db).as_deref()).into_iter().flat_map(|s| s.hidden_types());
     let allowed = (missing.type_name.chars().count() / 5).clamp(1, 3);
     in_nacl

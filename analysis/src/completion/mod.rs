@@ -287,12 +287,12 @@ impl LoadedWorkspace {
             [adapter] => {
                 let choices = names::type_choices(&self.db, self.workspace, env.map(str::to_owned));
                 for choice in choices.nacl.get(*adapter).into_iter().flatten() {
-                    out.item(choice.id.type_name.clone(), CompletionKind::Type, None, 0);
+                    out.item(choice.id.type_name.to_string(), CompletionKind::Type, None, 0);
                 }
                 if let Some(state) = env_state(&self.db, self.workspace, env) {
                     for id in state.hidden_names().types.get(*adapter).into_iter().flatten() {
                         out.item(
-                            id.type_name.clone(),
+                            id.type_name.to_string(),
                             CompletionKind::Type,
                             Some("hidden type (in state)".to_owned()),
                             1,
@@ -335,7 +335,7 @@ impl LoadedWorkspace {
                         }
                     }
                     (Some(IdType::Instance), [name, path @ ..]) => {
-                        let id = ElemId { id_type: IdType::Instance, name_parts: vec![name.to_string()], ..type_id };
+                        let id = ElemId { id_type: IdType::Instance, name_parts: vec![(*name).into()], ..type_id };
                         self.path_keys(env, &id, None, path, out);
                     }
                     (Some(IdType::Field), [field, path @ ..]) => self.path_keys(env, &type_id, Some(field), path, out),
@@ -353,7 +353,7 @@ impl LoadedWorkspace {
     fn instance_names(&self, env: Option<&str>, type_id: &ElemId, names: &names::ReferenceNames, out: &mut Collector) {
         let index = crate::db::element_index(&self.db, self.workspace);
         for name in names.instances.get(type_id).into_iter().flatten() {
-            let id = ElemId { id_type: IdType::Instance, name_parts: vec![name.clone()], ..type_id.clone() };
+            let id = ElemId { id_type: IdType::Instance, name_parts: vec![name.as_str().into()], ..type_id.clone() };
             if self.offered(index, env, &id, out.here) {
                 let detail = crate::elem_id::decode_nacl_case(name);
                 out.item(name.clone(), CompletionKind::Instance, detail, 0);

@@ -26,14 +26,14 @@ pub(crate) fn reference_names(db: &dyn Db, workspace: Workspace) -> ReferenceNam
     let mut names = ReferenceNames::default();
     for id in element_index(db, workspace).files.keys() {
         match id.id_type {
-            IdType::Var => names.variables.push(id.type_name.clone()),
+            IdType::Var => names.variables.push(id.type_name.to_string()),
             IdType::Instance => {
                 if let Some(name) = id.name_parts.first() {
-                    names.instances.entry(id.type_of()).or_default().push(name.clone());
+                    names.instances.entry(id.type_of()).or_default().push(name.to_string());
                 }
-                names.adapters.push(id.adapter.clone());
+                names.adapters.push(id.adapter.to_string());
             }
-            _ => names.adapters.push(id.adapter.clone()),
+            _ => names.adapters.push(id.adapter.to_string()),
         }
     }
     names.adapters.retain(|a| !a.is_empty());

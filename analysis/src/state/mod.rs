@@ -185,9 +185,9 @@ impl EnvState {
                         let (Some(name), type_id) = (element.id.name_parts.first(), element.id.type_of()) else {
                             continue;
                         };
-                        names.instances.entry(type_id).or_default().push(name.clone());
+                        names.instances.entry(type_id).or_default().push(name.to_string());
                     }
-                    _ => names.types.entry(element.id.adapter.clone()).or_default().push(element.id.clone()),
+                    _ => names.types.entry(element.id.adapter.to_string()).or_default().push(element.id.clone()),
                 }
             }
             names

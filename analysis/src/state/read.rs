@@ -172,7 +172,7 @@ fn lean(element: SerializedElement) -> Option<StateElement> {
         "InstanceElement" => {
             // The instance's adapter and type come from its type; its name from its own ID.
             let type_id = type_id.unwrap_or_else(|| id.type_of());
-            let name = id.name_parts.first().cloned().unwrap_or_else(|| crate::elem_id::CONFIG_NAME.to_owned());
+            let name = id.name_parts.first().cloned().unwrap_or_else(|| crate::elem_id::CONFIG_NAME.into());
             let id = ElemId {
                 adapter: type_id.adapter.clone(),
                 type_name: type_id.type_name.clone(),

@@ -4,7 +4,7 @@
 //!
 //! Elements are handed to a callback one at a time, so a file is never held as a whole.
 
-use crate::elem_id::{ElemId, IdType};
+use crate::elem_id::{ElemId, IdType, Name};
 use serde::{
     Deserialize, Deserializer,
     de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor},
@@ -30,12 +30,14 @@ impl SerializedId {
         let id_type = IdType::parse(&self.id_type)?;
         let type_name = normalise_container(&self.type_name);
         // Container types belong to no adapter, whatever the writer put there.
-        let adapter = if crate::elem_id::is_container_name(&type_name) { String::new() } else { self.adapter.clone() };
-        let mut name_parts: Vec<String> = self.name_parts.iter().filter(|p| !p.is_empty()).cloned().collect();
+        let adapter =
+            if crate::elem_id::is_container_name(&type_name) { Name::default() } else { self.adapter.as_str().into() };
+        let mut name_parts: Vec<Name> =
+            self.name_parts.iter().filter(|p| !p.is_empty()).map(|p| p.as_str().into()).collect();
         if id_type == IdType::Instance && name_parts.is_empty() {
-            name_parts.push(crate::elem_id::CONFIG_NAME.to_owned());
+            name_parts.push(crate::elem_id::CONFIG_NAME.into());
         }
-        Some(ElemId { adapter, type_name, id_type, name_parts })
+        Some(ElemId { adapter, type_name: type_name.as_str().into(), id_type, name_parts })
     }
 }
 
