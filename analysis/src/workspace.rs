@@ -227,6 +227,8 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
         load_errors.push((root.to_path_buf(), Diagnostic::from_syntax(&error)));
     }
     let cached_files = cache.len();
+    // Results that turn out damaged as they are decoded make the cache stale too.
+    let stale = cache.stale_flag();
     db.set_file_cache(cache);
     let mut source_files = Vec::with_capacity(loaded.len());
     let (mut from_cache, mut nacl_files, mut restamped) = (0, 0, false);
@@ -266,7 +268,10 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
         load_errors: Arc::new(load_errors),
         languages: Arc::default(),
         from_cache,
-        cache_stale: Arc::new(AtomicBool::new(cache_stale)),
+        cache_stale: {
+            stale.fetch_or(cache_stale, Ordering::AcqRel);
+            stale
+        },
         reports: Arc::new(std::sync::Mutex::new(KeptReports {
             fingerprint: reports.as_ref().map(|r| r.fingerprint()),
             read: reports.map(|reports| Arc::new(ReadReports::new(reports))),

@@ -117,6 +117,10 @@ pub struct Cache {
     files: Vec<Entry>,
     /// The cache file, open, and where its results are in it: read when first needed.
     results: Option<StoredResultsPart>,
+    /// Set when a file's results, found for its text, cannot be used as they are decoded
+    /// (damaged since they were written): the cache is to be written again. Shared with the
+    /// workspace ([`Cache::stale_flag`]), which may hold it after the cache is freed.
+    stale: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// The results of a cache file: where they are in the open file, and their bytes once read
@@ -239,9 +243,24 @@ impl Cache {
         self.files_of([path]).pop().flatten()
     }
 
+    /// The flag set when a file's results cannot be decoded ([`Cache::decode`]): the cache is
+    /// to be written again.
+    pub fn stale_flag(&self) -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+        self.stale.clone()
+    }
+
     /// The results at `entry` (of this cache), for the text they were found for; `None` when
-    /// they cannot be decoded.
+    /// they cannot be decoded (the cache is then stale: [`Cache::stale_flag`]).
     pub fn decode(&self, entry: &CacheEntry, text: &Text) -> Option<FileFragments> {
+        let decoded = self.decode_results(entry, text);
+        if decoded.is_none() {
+            self.stale.store(true, std::sync::atomic::Ordering::Release);
+        }
+        decoded
+    }
+
+    /// [`Cache::decode`], without marking the cache stale.
+    fn decode_results(&self, entry: &CacheEntry, text: &Text) -> Option<FileFragments> {
         let bytes = self.results.as_ref()?.bytes()?.get(entry.results.clone())?;
         if xxhash_rust::xxh3::xxh3_64(bytes) != entry.check {
             return None;
@@ -418,7 +437,7 @@ fn read(file: &Path, root: &Path) -> Option<Cache> {
         files.par_sort_by(order);
     }
     let results = StoredResultsPart { file, start: head_len, len: results_len, bytes: std::sync::OnceLock::new() };
-    Some(Cache { root: root.to_path_buf(), index, files, results: Some(results) })
+    Some(Cache { root: root.to_path_buf(), index, files, results: Some(results), stale: Default::default() })
 }
 
 /// The payload of a file written with [`write_framed`] and `magic`, if it starts with `magic` and
@@ -726,7 +745,10 @@ pub(crate) mod tests {
         let (first, last) = (TEXTS[0], TEXTS[TEXTS.len() - 1]);
         assert_eq!(get(&cache, &root.join(first.0), first.1).as_ref(), Some(&written[0]));
         assert!(part.bytes.get().is_some());
+        let stale = || cache.stale_flag().load(std::sync::atomic::Ordering::Acquire);
+        assert!(!stale());
         assert_eq!(get(&cache, &root.join(last.0), last.1), None, "results that fail their checksum are not served");
+        assert!(stale(), "and the cache is to be written again");
     }
 
     #[test]
