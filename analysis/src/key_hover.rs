@@ -6,7 +6,7 @@
 use crate::{
     builtins::{builtin_field, core_annotation},
     db::{ElementKey, element_files, fragments_of, merged_element},
-    elem_id::{ElemId, IdType, container_inner},
+    elem_id::{ElemId, IdType, Name, container_inner},
     fragments::value_at,
     layout::{Layout, Source},
     navigation::short_value,
@@ -34,7 +34,7 @@ impl LoadedWorkspace {
         let (top, mut value_path) = id.top_level();
         // Where the value is: an instance's value, a type's annotation value (`attr`), or a
         // field's annotation value (`field`, the field's name, then the annotation's path).
-        let (mut out, position) = match (id.id_type, value_path.first().map(crate::elem_id::Name::as_str)) {
+        let (mut out, position) = match (id.id_type, value_path.first().map(Name::as_str)) {
             (IdType::Instance, _) => {
                 let position = self.value_position(env.as_deref(), &top.type_of(), &value_path);
                 (format!("**key** `{}` of `{top}`", value_path.join(".")), position)
@@ -92,13 +92,13 @@ impl LoadedWorkspace {
     }
 
     /// The position at `path` in a value of the object type `type_id`.
-    fn value_position(&self, env: Option<&str>, type_id: &ElemId, path: &[crate::elem_id::Name]) -> Position {
+    fn value_position(&self, env: Option<&str>, type_id: &ElemId, path: &[Name]) -> Position {
         self.walk_type(env, type_id.to_string(), None, path)
     }
 
     /// The position at `path` in a type's annotation value: the first key's annotation type
     /// (declared by the type, or a core annotation's), then as in a value.
-    fn attr_position(&self, env: Option<&str>, type_id: &ElemId, path: &[crate::elem_id::Name]) -> Position {
+    fn attr_position(&self, env: Option<&str>, type_id: &ElemId, path: &[Name]) -> Position {
         let Some((first, rest)) = path.split_first() else { return unknown() };
         let declared = self
             .annotation_types(env, type_id)
@@ -118,7 +118,7 @@ impl LoadedWorkspace {
         env: Option<&str>,
         mut type_name: String,
         mut field: Option<FieldInfo>,
-        path: &[crate::elem_id::Name],
+        path: &[Name],
     ) -> Position {
         let mut builtin = None;
         for step in path {
@@ -155,13 +155,7 @@ impl LoadedWorkspace {
     }
 
     /// The `_default` of the field at a position, shown.
-    fn field_default(
-        &self,
-        env: Option<&str>,
-        path: &[crate::elem_id::Name],
-        id: &ElemId,
-        field: &FieldInfo,
-    ) -> Option<String> {
+    fn field_default(&self, env: Option<&str>, path: &[Name], id: &ElemId, field: &FieldInfo) -> Option<String> {
         if !field.default {
             return None;
         }
@@ -177,13 +171,7 @@ impl LoadedWorkspace {
 
     /// The other places that set the value at `path` of `top`: other files of its environment,
     /// and the files of other environments.
-    pub(crate) fn also_set(
-        &self,
-        here: &Path,
-        env: Option<&str>,
-        top: &ElemId,
-        path: &[crate::elem_id::Name],
-    ) -> Vec<String> {
+    pub(crate) fn also_set(&self, here: &Path, env: Option<&str>, top: &ElemId, path: &[Name]) -> Vec<String> {
         let layout = self.workspace.layout(&self.db);
         let mut places = Vec::new();
         let mut envs: Vec<Option<&str>> = vec![env];

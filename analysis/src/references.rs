@@ -8,7 +8,7 @@
 //! file holds), the others are parsed in parallel.
 
 use crate::{
-    elem_id::{ElemId, IdType},
+    elem_id::{ElemId, IdType, Name},
     navigation::{Symbol, symbol_at, token_symbol},
     workspace::LoadedWorkspace,
 };
@@ -46,7 +46,7 @@ pub enum Named {
         /// The instance.
         instance: ElemId,
         /// The keys and list indices down to the value.
-        path: Vec<crate::elem_id::Name>,
+        path: Vec<Name>,
     },
 }
 
@@ -54,12 +54,10 @@ impl Named {
     /// The name this target is renamed through (the part of its ID an edit replaces).
     pub fn name(&self) -> &str {
         match self {
-            Named::Element(id) if id.id_type == IdType::Instance => {
-                id.name_parts.first().map_or("", crate::elem_id::Name::as_str)
-            }
+            Named::Element(id) if id.id_type == IdType::Instance => id.name_parts.first().map_or("", Name::as_str),
             Named::Element(id) => &id.type_name,
             Named::Field { name, .. } | Named::Annotation { name, .. } => name,
-            Named::Value { path, .. } => path.last().map_or("", crate::elem_id::Name::as_str),
+            Named::Value { path, .. } => path.last().map_or("", Name::as_str),
         }
     }
 }
@@ -318,7 +316,7 @@ enum KeyOwner {
     /// An annotation of this type.
     Type(ElemId),
     /// A value of this instance, at this path.
-    Value(ElemId, Vec<crate::elem_id::Name>),
+    Value(ElemId, Vec<Name>),
 }
 
 /// What the key node `key` names beyond a field, if anything.

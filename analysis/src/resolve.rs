@@ -12,7 +12,7 @@
 
 use crate::{
     db::{Db, ElementKey, Workspace, element_exists, element_files, env_state, fragments_of},
-    elem_id::{ElemId, IdType},
+    elem_id::{ElemId, IdType, Name},
     fragments::{Entry, Fragment, TemplatePart, Value, ValueKind},
     types::type_info,
 };
@@ -162,20 +162,14 @@ fn hidden_or_missing(
     workspace: Workspace,
     env: Option<&str>,
     top: &ElemId,
-    path: &[crate::elem_id::Name],
+    path: &[Name],
     missing: String,
 ) -> Lookup {
     if provided_elsewhere(db, workspace, env, top, path) { Lookup::Opaque } else { Lookup::Missing(missing) }
 }
 
 /// Whether a path NaCl lacks is provided by Salto's state, a hidden field or a `_default`.
-fn provided_elsewhere(
-    db: &dyn Db,
-    workspace: Workspace,
-    env: Option<&str>,
-    top: &ElemId,
-    path: &[crate::elem_id::Name],
-) -> bool {
+fn provided_elsewhere(db: &dyn Db, workspace: Workspace, env: Option<&str>, top: &ElemId, path: &[Name]) -> bool {
     /// Instance annotations whose values Salto keeps in its state.
     const SERVICE_MANAGED: [&str; 5] = ["_service_url", "_created_by", "_created_at", "_changed_by", "_changed_at"];
     let Some(first) = path.first() else { return false };
@@ -216,7 +210,7 @@ enum PathLookup<'a> {
 }
 
 /// Follows `path` (object keys and list indices) from the entries of several fragments.
-fn find_path<'a>(entries: impl Iterator<Item = &'a Entry>, path: &[crate::elem_id::Name]) -> PathLookup<'a> {
+fn find_path<'a>(entries: impl Iterator<Item = &'a Entry>, path: &[Name]) -> PathLookup<'a> {
     let Some((first, rest)) = path.split_first() else { return PathLookup::Opaque };
     let mut current: Vec<&Value> = entries.filter(|e| *e.key == **first).map(|e| &e.value).collect();
     if current.is_empty() {
