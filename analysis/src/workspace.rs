@@ -42,9 +42,10 @@ pub struct LoadedWorkspace {
     /// How many NaCl files the persistent cache had results for when loaded (decoded when first
     /// needed).
     pub from_cache: usize,
-    /// Whether the persistent cache held anything but exactly this workspace's files as loaded
-    /// (so [`LoadedWorkspace::save_cache`] has something to write). Shared by the snapshots, so
-    /// that a snapshot's save is not done again by the next.
+    /// Whether the persistent cache held anything but exactly this workspace's files as loaded,
+    /// or held results that turned out damaged as they were decoded (so
+    /// [`LoadedWorkspace::save_cache`] has something to write). Shared by the snapshots, so that
+    /// a snapshot's save is not done again by the next, and with the cache itself.
     cache_stale: Arc<AtomicBool>,
     /// The reports of the last full check the persistent cache holds ([`crate::cache::reports`]).
     reports: Arc<std::sync::Mutex<KeptReports>>,
@@ -250,6 +251,7 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     // Written again as well when files it had the results of have other stamps now, so that
     // the next load need not read them.
     let cache_stale = cache_folder.is_some() && (from_cache < nacl_files || cached_files > from_cache || restamped);
+    stale.fetch_or(cache_stale, Ordering::AcqRel);
     let static_files = static_files(&layout);
     // A broken project file leaves files without specs; the editor and `check` say why.
     let spec_rules = crate::hcldec::schema::SpecRules::read_project_file(&layout.root).unwrap_or_else(|e| {
@@ -268,10 +270,7 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
         load_errors: Arc::new(load_errors),
         languages: Arc::default(),
         from_cache,
-        cache_stale: {
-            stale.fetch_or(cache_stale, Ordering::AcqRel);
-            stale
-        },
+        cache_stale: stale,
         reports: Arc::new(std::sync::Mutex::new(KeptReports {
             fingerprint: reports.as_ref().map(|r| r.fingerprint()),
             read: reports.map(|reports| Arc::new(ReadReports::new(reports))),
