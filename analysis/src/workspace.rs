@@ -159,18 +159,16 @@ pub fn load_with_state_and_progress(
 /// Like [`load`], calling `progress(files read, files found)` now and then while reading.
 pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usize, usize) + Sync)) -> LoadedWorkspace {
     let cache_folder = crate::cache::folder();
+    let cache_file = cache_folder.as_deref().and_then(|folder| crate::cache::CacheFile::of(folder, root));
     // With a cache, the files are stamped as they are found: the cache vouches for those it saw
     // with the same stamps.
-    let stamped = cache_folder.as_deref().is_some_and(|folder| crate::cache::Cache::exists(folder, root));
+    let stamped = cache_file.as_ref().is_some_and(crate::cache::CacheFile::exists);
     // The persistent cache is read while the files are found.
     let ((layout, (mut found, discovery_errors)), (cache, reports)) = rayon::join(
         || (Layout::load(root, env), files::discover_files(&[root.to_path_buf()], stamped)),
         || {
-            let Some(folder) = cache_folder.as_deref() else { return Default::default() };
-            rayon::join(
-                || crate::cache::Cache::load(folder, root),
-                || crate::cache::reports::Reports::load(folder, root),
-            )
+            let Some(file) = &cache_file else { return Default::default() };
+            rayon::join(|| crate::cache::Cache::load(file, root), || crate::cache::reports::Reports::load(file, root))
         },
     );
     // A Salto workspace's static files are opaque resources, even when named like HCL files.
@@ -1267,7 +1265,9 @@ mod tests {
         let serve = |loaded: &LoadedWorkspace, fingerprint: u64, stored: Diagnostic| {
             let files = [(path.as_path(), std::slice::from_ref(&stored))];
             crate::cache::reports::save(&folder, &root, fingerprint, files.into_iter(), &[]).expect("save");
-            let read = crate::cache::reports::Reports::load(&folder, &root).map(|r| Arc::new(ReadReports::new(r)));
+            let read = crate::cache::CacheFile::of(&folder, &root)
+                .and_then(|file| crate::cache::reports::Reports::load(&file, &root))
+                .map(|r| Arc::new(ReadReports::new(r)));
             loaded.reports.lock().expect("lock").read = read;
             loaded.check(None).iter().flat_map(|r| &r.diagnostics).any(|d| d.message == "stored")
         };

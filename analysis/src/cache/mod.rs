@@ -135,14 +135,7 @@ struct StoredResultsPart {
 impl StoredResultsPart {
     /// The results' bytes, read on the first call.
     fn bytes(&self) -> Option<&[u8]> {
-        let read = || {
-            let mut bytes = vec![0; self.len];
-            let mut file = &self.file;
-            file.seek(io::SeekFrom::Start(self.start)).ok()?;
-            file.read_exact(&mut bytes).ok()?;
-            Some(bytes)
-        };
-        self.bytes.get_or_init(read).as_deref()
+        self.bytes.get_or_init(|| read_range(&self.file, self.start, self.len as u64)).as_deref()
     }
 }
 
@@ -171,16 +164,33 @@ pub fn folder() -> Option<PathBuf> {
         .map(|d| d.join("nacl-ls"))
 }
 
-/// The cache file of the workspace at `root` in `folder`, unless the folder lies inside the
-/// workspace (a cache there would be read as part of it, and could be planted by it).
-fn file_of(folder: &Path, root: &Path) -> Option<PathBuf> {
-    let root = std::fs::canonicalize(root).ok()?;
-    let real_folder = std::fs::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf());
-    if real_folder.starts_with(&root) {
-        return None;
+/// Where the cache of one workspace is kept in a cache folder: worked out once per load (it
+/// resolves the workspace's root).
+pub struct CacheFile(PathBuf);
+
+impl CacheFile {
+    /// The cache file of the workspace at `root` in `folder`, unless the folder lies inside the
+    /// workspace (a cache there would be read as part of it, and could be planted by it).
+    pub fn of(folder: &Path, root: &Path) -> Option<CacheFile> {
+        let root = std::fs::canonicalize(root).ok()?;
+        let real_folder = std::fs::canonicalize(folder).unwrap_or_else(|_| folder.to_path_buf());
+        if real_folder.starts_with(&root) {
+            return None;
+        }
+        let key = xxhash_rust::xxh3::xxh3_64(root.as_os_str().as_encoded_bytes());
+        Some(CacheFile(folder.join(format!("{key:016x}.cache"))))
     }
-    let key = xxhash_rust::xxh3::xxh3_64(root.as_os_str().as_encoded_bytes());
-    Some(folder.join(format!("{key:016x}.cache")))
+
+    /// Whether it is there (trusted or not): only then are the workspace's files worth a `stat`
+    /// as they are found.
+    pub fn exists(&self) -> bool {
+        self.0.symlink_metadata().is_ok_and(|meta| meta.is_file())
+    }
+
+    /// The file beside it that holds the workspace's last reports.
+    fn reports(&self) -> PathBuf {
+        self.0.with_extension("reports")
+    }
 }
 
 /// The hash a file's text is known by.
@@ -189,16 +199,10 @@ pub(crate) fn text_hash(text: &str) -> u64 {
 }
 
 impl Cache {
-    /// The cached results of the workspace at `root` kept in `folder` (none when there are none,
-    /// or the cache file cannot be trusted).
-    pub fn load(folder: &Path, root: &Path) -> Cache {
-        file_of(folder, root).and_then(|file| read(&file, root)).unwrap_or_default()
-    }
-
-    /// Whether `folder` holds a cache file for the workspace at `root` (trusted or not): only
-    /// then are the workspace's files worth a `stat` as they are found.
-    pub fn exists(folder: &Path, root: &Path) -> bool {
-        file_of(folder, root).is_some_and(|file| file.symlink_metadata().is_ok_and(|meta| meta.is_file()))
+    /// The cached results of the workspace at `root` kept in `file` (none when there are none,
+    /// or the file cannot be trusted).
+    pub fn load(file: &CacheFile, root: &Path) -> Cache {
+        read(&file.0, root).unwrap_or_default()
     }
 
     /// How many files it holds results of.
@@ -384,19 +388,22 @@ impl CachedFile<'_> {
     }
 }
 
+/// The `len` bytes of `file` from `at`; `None` when they cannot all be read.
+fn read_range(mut file: &std::fs::File, at: u64, len: u64) -> Option<Vec<u8>> {
+    let mut bytes = vec![0; usize::try_from(len).ok()?];
+    file.seek(io::SeekFrom::Start(at)).ok()?;
+    file.read_exact(&mut bytes).ok()?;
+    Some(bytes)
+}
+
 /// Reads and checks a cache file's index, keeping the file open for its results; `None` when
 /// it is missing or not to be trusted.
 fn read(file: &Path, root: &Path) -> Option<Cache> {
-    let (mut file, size) = files::open_regular(file, MAX_CACHE_BYTES).ok()?;
+    let (file, size) = files::open_regular(file, MAX_CACHE_BYTES).ok()?;
     // The magic and the running build's identity, then the results, the index, and the
     // index's length and checksum.
     let head = [MAGIC.as_slice(), &postcard::to_allocvec(writer()).ok()?].concat();
-    let mut read_at = |at: u64, len: u64| {
-        let mut bytes = vec![0; usize::try_from(len).ok()?];
-        file.seek(io::SeekFrom::Start(at)).ok()?;
-        file.read_exact(&mut bytes).ok()?;
-        Some(bytes)
-    };
+    let read_at = |at: u64, len: u64| read_range(&file, at, len);
     let tail = size.checked_sub(16)?;
     let head_len = head.len() as u64;
     if tail < head_len || read_at(0, head_len)? != head {
@@ -508,7 +515,7 @@ pub struct SavedFile<'a> {
 /// folder to its most recent caches. Chunks are encoded in parallel a window at a time and
 /// written as they are done: of the cache, only its index is ever whole in memory.
 pub fn save(folder: &Path, root: &Path, files: &[SavedFile<'_>]) -> io::Result<()> {
-    let Some(target) = file_of(folder, root) else { return Ok(()) };
+    let Some(CacheFile(target)) = CacheFile::of(folder, root) else { return Ok(()) };
     create_folder(folder)?;
     let window = CHUNK * 2 * rayon::current_num_threads().max(1);
     write_replacing(&target, |out| {
@@ -672,6 +679,16 @@ pub(crate) mod tests {
         cache.get(path, &Text::from(text))
     }
 
+    /// The cache of the workspace at `root` kept in `folder`.
+    fn load(folder: &Path, root: &Path) -> Cache {
+        Cache::load(&CacheFile::of(folder, root).expect("a cache file"), root)
+    }
+
+    /// The path of that cache's file.
+    pub(crate) fn cache_file(folder: &Path, root: &Path) -> PathBuf {
+        CacheFile::of(folder, root).expect("a cache file").0
+    }
+
     /// A file to save, with its text's hash.
     fn saved<'a>(path: &'a Path, text: &'a Text, results: &'a FileFragments) -> SavedFile<'a> {
         SavedFile { path, text, hash: text_hash(text), stamp: None, results }
@@ -721,7 +738,7 @@ pub(crate) mod tests {
     fn results_read_back_are_the_results_written() {
         let (root, folder, _scratch) = workspace("roundtrip");
         let written = save_texts(&root, &folder);
-        let cache = Cache::load(&folder, &root);
+        let cache = load(&folder, &root);
         for ((path, text), expected) in TEXTS.iter().zip(&written) {
             assert_eq!(get(&cache, &root.join(path), text).as_ref(), Some(expected));
         }
@@ -733,11 +750,11 @@ pub(crate) mod tests {
     fn results_are_read_when_first_decoded_and_checked_then() {
         let (root, folder, _scratch) = workspace("lazy");
         let written = save_texts(&root, &folder);
-        let cache = Cache::load(&folder, &root);
+        let cache = load(&folder, &root);
         let part = cache.results.as_ref().expect("results");
         assert!(part.bytes.get().is_none(), "a load reads the index alone");
         // Changed in place after the load: a byte of the last file's results.
-        let file = file_of(&folder, &root).expect("a cache file");
+        let file = cache_file(&folder, &root);
         let mut bytes = std::fs::read(&file).expect("read");
         let last = cache.files.last().expect("entries");
         bytes[usize::try_from(part.start).expect("small") + last.results.start + 3] ^= 0x5a;
@@ -760,7 +777,7 @@ pub(crate) mod tests {
         let all: Vec<FileFragments> = texts.iter().map(FileFragments::of_text).collect();
         let files: Vec<SavedFile<'_>> = paths.iter().zip(&texts).zip(&all).map(|((p, t), r)| saved(p, t, r)).collect();
         save(&folder, &root, &files).expect("save");
-        let cache = Cache::load(&folder, &root);
+        let cache = load(&folder, &root);
         assert_eq!(cache.files.len(), count);
         for ((path, text), expected) in paths.iter().zip(&texts).zip(&all) {
             assert_eq!(cache.get(path, text).as_ref(), Some(expected));
@@ -778,7 +795,7 @@ pub(crate) mod tests {
         let all: Vec<FileFragments> = texts.iter().map(FileFragments::of_text).collect();
         let files: Vec<SavedFile<'_>> = paths.iter().zip(&texts).zip(&all).map(|((p, t), r)| saved(p, t, r)).collect();
         save(&folder, &root, &files).expect("save");
-        let cache = Cache::load(&folder, &root);
+        let cache = load(&folder, &root);
         let asked = ["a.nacl", "b/c.nacl", "b/d.nacl", "b/e/f.nacl", "b-d.nacl", "z.nacl"].map(|name| root.join(name));
         let found = cache.files_of(asked.iter().map(PathBuf::as_path));
         let text_of = |path: &Path| paths.iter().position(|p| p == path).map(|i| &texts[i]);
@@ -799,7 +816,7 @@ pub(crate) mod tests {
     fn text_written_as_is_is_stored_as_its_place_and_read_back_as_a_slice_of_the_file() {
         let (root, folder, _scratch) = workspace("places");
         save_texts(&root, &folder);
-        let stored = std::fs::read(file_of(&folder, &root).expect("a cache file")).expect("read");
+        let stored = std::fs::read(cache_file(&folder, &root)).expect("read");
         let contains = |needle: &str| stored.windows(needle.len()).any(|w| w == needle.as_bytes());
         assert!(!contains("a value longer than twenty-three bytes"));
         assert!(!contains("a_key_longer_than_twenty_three_bytes"));
@@ -808,7 +825,7 @@ pub(crate) mod tests {
         assert!(contains("a value with an escape \" in it, and long"));
 
         let text = Text::from(LONG);
-        let read = Cache::load(&folder, &root).get(&root.join("c.nacl"), &text).expect("served");
+        let read = load(&folder, &root).get(&root.join("c.nacl"), &text).expect("served");
         let values = &read.fragments[0].values;
         let in_text = |t: &Text| text.as_bytes().as_ptr_range().contains(&t.as_ptr());
         assert!(in_text(&values[0].key));
@@ -827,10 +844,10 @@ pub(crate) mod tests {
         // Results of another copy of the text: none of their texts is a slice of the one saved.
         let written = results(text);
         save(&folder, &root, &[saved(&path, &Text::from(text), &written)]).expect("save");
-        let stored = std::fs::read(file_of(&folder, &root).expect("a cache file")).expect("read");
+        let stored = std::fs::read(cache_file(&folder, &root)).expect("read");
         let contains = |needle: &str| stored.windows(needle.len()).any(|w| w == needle.as_bytes());
         assert!(contains("shortkeywordoshortkeyword"));
-        assert_eq!(get(&Cache::load(&folder, &root), &path, text), Some(written));
+        assert_eq!(get(&load(&folder, &root), &path, text), Some(written));
     }
 
     #[test]
@@ -889,9 +906,9 @@ pub(crate) mod tests {
             let bad = FileFragments { syntax_errors: errors.into(), fragments: fragments.into() };
             let path = root.join("a.nacl");
             save(&folder, &root, &[saved(&path, &text, &bad)]).expect("save");
-            assert_eq!(Cache::load(&folder, &root).get(&path, &text), None, "{what}");
+            assert_eq!(load(&folder, &root).get(&path, &text), None, "{what}");
             save(&folder, &root, &[saved(&path, &text, &good)]).expect("save");
-            assert_eq!(Cache::load(&folder, &root).get(&path, &text), Some(good.clone()), "{what}");
+            assert_eq!(load(&folder, &root).get(&path, &text), Some(good.clone()), "{what}");
         }
     }
 
@@ -899,20 +916,20 @@ pub(crate) mod tests {
     fn a_cache_with_any_byte_changed_or_cut_short_is_ignored() {
         let (root, folder, _scratch) = workspace("corrupt");
         save_texts(&root, &folder);
-        let file = file_of(&folder, &root).expect("a cache file");
+        let file = cache_file(&folder, &root);
         let good = std::fs::read(&file).expect("read");
         for at in (0..good.len()).step_by(7) {
             let mut bad = good.clone();
             bad[at] ^= 0x5a;
             std::fs::write(&file, &bad).expect("write");
-            let cache = Cache::load(&folder, &root);
+            let cache = load(&folder, &root);
             for (path, text) in TEXTS {
                 let served = get(&cache, &root.join(path), text);
                 assert!(served.is_none_or(|r| r == results(text)), "byte {at} flipped served other results");
             }
         }
         std::fs::write(&file, &good[..good.len() / 2]).expect("write");
-        assert!(Cache::load(&folder, &root).files.is_empty());
+        assert!(load(&folder, &root).files.is_empty());
     }
 
     #[test]
@@ -928,10 +945,10 @@ pub(crate) mod tests {
     fn a_fifo_at_the_cache_name_is_not_waited_on_and_is_replaced() {
         let (root, folder, _scratch) = workspace("fifo");
         std::fs::create_dir_all(&folder).expect("create");
-        let file = file_of(&folder, &root).expect("a cache file");
+        let file = cache_file(&folder, &root);
         let made = std::process::Command::new("mkfifo").arg(&file).status().expect("mkfifo runs");
         assert!(made.success());
-        assert!(Cache::load(&folder, &root).is_empty());
+        assert!(load(&folder, &root).is_empty());
         save_texts(&root, &folder);
         assert!(std::fs::symlink_metadata(&file).expect("cache").is_file());
     }
@@ -980,7 +997,7 @@ pub(crate) mod tests {
         std::fs::create_dir_all(&folder).expect("create");
         let victim = folder.join("victim.txt");
         std::fs::write(&victim, "keep").expect("write");
-        let file = file_of(&folder, &root).expect("a cache file");
+        let file = cache_file(&folder, &root);
         std::os::unix::fs::symlink(&victim, &file).expect("link");
         save_texts(&root, &folder);
         assert_eq!(std::fs::read_to_string(&victim).expect("read"), "keep");

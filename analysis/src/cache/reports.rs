@@ -8,7 +8,7 @@
 //! running build's identity and a checksum; a code it names must be one this build knows. The
 //! fingerprint decides, not the file's age: reports of other inputs are never served.
 
-use super::{checked_payload, create_folder, file_of, write_framed};
+use super::{CacheFile, checked_payload, create_folder, write_framed};
 use crate::{
     diagnostics::{Diagnostic, Related},
     files,
@@ -91,10 +91,10 @@ fn status_number(status: &StateStatus) -> u8 {
 }
 
 impl Reports {
-    /// The reports of the workspace at `root` kept in `folder` (none when there are none, or
-    /// the file cannot be trusted).
-    pub fn load(folder: &Path, root: &Path) -> Option<Reports> {
-        let file = file_of(folder, root)?.with_extension("reports");
+    /// The reports of the workspace at `root` kept beside its cache `file` (none when there are
+    /// none, or the file cannot be trusted).
+    pub fn load(file: &CacheFile, root: &Path) -> Option<Reports> {
+        let file = file.reports();
         let bytes = files::read_regular(&file, MAX_REPORTS_BYTES).ok()?;
         let payload = checked_payload(&bytes, MAGIC)?;
         let stored: StoredReports<'_> = postcard::from_bytes(payload).ok()?;
@@ -177,7 +177,7 @@ pub fn save<'a>(
     reports: impl Iterator<Item = (&'a Path, &'a [Diagnostic])>,
     untyped: &[UntypedInstances],
 ) -> io::Result<()> {
-    let Some(target) = file_of(folder, root) else { return Ok(()) };
+    let Some(cache_file) = CacheFile::of(folder, root) else { return Ok(()) };
     let mut files = Vec::new();
     for (path, diagnostics) in reports.filter(|(_, d)| !d.is_empty()) {
         let Some(path) = files::strip_base(path, root).and_then(Path::to_str) else { return Ok(()) };
@@ -195,7 +195,7 @@ pub fn save<'a>(
         .collect();
     let payload = postcard::to_allocvec(&StoredReports { fingerprint, files, untyped }).map_err(io::Error::other)?;
     create_folder(folder)?;
-    write_framed(&target.with_extension("reports"), MAGIC, |emit| emit(&payload))
+    write_framed(&cache_file.reports(), MAGIC, |emit| emit(&payload))
 }
 
 #[cfg(test)]
@@ -230,7 +230,7 @@ mod tests {
             .collect();
         let files = [(a_path.as_path(), a.as_slice()), (b_path.as_path(), &[][..]), (c_path.as_path(), c.as_slice())];
         save(&folder, &root, 42, files.into_iter(), &untyped).expect("save");
-        let read = Reports::load(&folder, &root).expect("reports");
+        let read = Reports::load(&CacheFile::of(&folder, &root).expect("a cache file"), &root).expect("reports");
         assert_eq!(read.fingerprint(), 42);
         assert_eq!(read.diagnostics_of(&a_path), a.as_slice());
         assert_eq!(read.diagnostics_of(&b_path), &[]);
@@ -244,7 +244,7 @@ mod tests {
             ..a[1].clone()
         };
         save(&folder, &root, 42, [(a_path.as_path(), std::slice::from_ref(&unknown))].into_iter(), &[]).expect("save");
-        assert!(Reports::load(&folder, &root).is_none());
+        assert!(Reports::load(&CacheFile::of(&folder, &root).expect("a cache file"), &root).is_none());
         let _ = std::fs::remove_dir_all(folder.parent().expect("base"));
     }
 
@@ -253,10 +253,13 @@ mod tests {
     fn a_fifo_or_a_link_at_the_reports_name_is_not_read_nor_followed_and_is_replaced() {
         let (root, folder, _scratch) = workspace("reports-planted");
         std::fs::create_dir_all(&folder).expect("create");
-        let file = file_of(&folder, &root).expect("a cache file").with_extension("reports");
+        let file = CacheFile::of(&folder, &root).expect("a cache file").reports();
         let made = std::process::Command::new("mkfifo").arg(&file).status().expect("mkfifo runs");
         assert!(made.success());
-        assert!(Reports::load(&folder, &root).is_none(), "a FIFO is not waited on");
+        assert!(
+            Reports::load(&CacheFile::of(&folder, &root).expect("a cache file"), &root).is_none(),
+            "a FIFO is not waited on"
+        );
         save(&folder, &root, 1, std::iter::empty(), &[]).expect("save");
         assert!(std::fs::symlink_metadata(&file).expect("reports").is_file());
 
@@ -264,11 +267,17 @@ mod tests {
         std::fs::write(&victim, "keep").expect("write");
         std::fs::remove_file(&file).expect("remove");
         std::os::unix::fs::symlink(&victim, &file).expect("link");
-        assert!(Reports::load(&folder, &root).is_none(), "a link is not read");
+        assert!(
+            Reports::load(&CacheFile::of(&folder, &root).expect("a cache file"), &root).is_none(),
+            "a link is not read"
+        );
         save(&folder, &root, 1, std::iter::empty(), &[]).expect("save");
         assert_eq!(std::fs::read_to_string(&victim).expect("read"), "keep");
         assert!(std::fs::symlink_metadata(&file).expect("reports").is_file());
-        assert_eq!(Reports::load(&folder, &root).map(|r| r.fingerprint()), Some(1));
+        assert_eq!(
+            Reports::load(&CacheFile::of(&folder, &root).expect("a cache file"), &root).map(|r| r.fingerprint()),
+            Some(1)
+        );
         let _ = std::fs::remove_dir_all(folder.parent().expect("base"));
     }
 }
