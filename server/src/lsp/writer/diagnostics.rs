@@ -1,5 +1,5 @@
-//! Diagnostics: of open documents after each burst of edits, and of whole workspaces after
-//! indexing, saves and changes on disk.
+//! Diagnostics: of open documents after the edits waiting are applied, and of whole workspaces
+//! after indexing, saves and changes on disk.
 
 use super::schedule::{self, Pass, Tables};
 use super::{Buffer, Message, OpenDocument, PASS_DELAY, Root, Writer, panic_message};

@@ -3,8 +3,8 @@
 //! It applies every message in arrival order. Reads never run on it: a request gets a
 //! [`Snapshot`] (a second handle on the database, plus the document as it is now) and runs on a
 //! worker thread; the next write cancels it, so a slow read never delays an edit. Diagnostics
-//! are computed the same way, for open documents after every burst of edits and for the whole
-//! workspace after indexing, saves and changes on disk.
+//! are computed the same way: for open documents as soon as the edits waiting are applied, and
+//! for the whole workspace after indexing, saves and changes on disk.
 //!
 //! This module holds the main loop and the messages; `snapshot` what reads see, `roots` the
 //! workspaces (loading, state, changes on disk) and `diagnostics` the diagnostics jobs.
@@ -41,9 +41,6 @@ use roots::Root;
 use schedule::Pass;
 use snapshot::open_document;
 pub use snapshot::{OpenDocument, Snapshot, WorkspacesSnapshot};
-
-/// How long the writer waits for more edits before computing diagnostics.
-const DEBOUNCE: Duration = Duration::from_millis(3);
 
 /// How long after a save or a change on disk (and after the last edit) the whole workspace is
 /// checked again.
@@ -292,18 +289,11 @@ impl Writer {
             };
             let mut edited = false;
             if let Some(first) = first {
-                // Apply everything already waiting (and, after edits, what follows within a few
-                // milliseconds) before computing diagnostics: a burst of edits costs one analysis.
+                // Apply everything already waiting before computing diagnostics: edits that queued
+                // up cost one analysis. There is no wait for more: diagnostics start at once, and
+                // the next edit cancels them.
                 edited = self.handle_safely(first);
-                loop {
-                    let next = match messages.try_recv() {
-                        Ok(next) => next,
-                        Err(_) if edited => match messages.recv_timeout(DEBOUNCE) {
-                            Ok(next) => next,
-                            Err(_) => break,
-                        },
-                        Err(_) => break,
-                    };
+                while let Ok(next) = messages.try_recv() {
                     edited |= self.handle_safely(next);
                 }
             }
