@@ -269,21 +269,7 @@ impl Cache {
         if xxhash_rust::xxh3::xxh3_64(bytes) != entry.check {
             return None;
         }
-        // The table is checked to be UTF-8 once here, and its texts are slices of it.
-        let (table, bytes) = postcard::take_from_bytes::<&str>(bytes).ok()?;
-        // A `Text` holds at most 4 GiB (its offsets are 32-bit); no file's table is near that.
-        u32::try_from(table.len()).ok()?;
-        let stored: StoredResults<'_> = stored_text::reading(text, table, || postcard::from_bytes(bytes).ok())?;
-        let errors: Option<Vec<SyntaxError>> = stored
-            .errors
-            .into_iter()
-            .map(|e| {
-                let code = ErrorCode::ALL.iter().find(|c| c.as_str() == e.code)?;
-                Some(SyntaxError::new(*code, e.range, e.message))
-            })
-            .collect();
-        let results = FileFragments { syntax_errors: errors?.into(), fragments: stored.fragments.into_owned().into() };
-        ranges_fit(&results, text).then_some(results)
+        decode_stored(bytes, text)
     }
 
     /// The results cached for the file at `path` if its text is `text` (`None` as well when
@@ -291,6 +277,61 @@ impl Cache {
     #[cfg(test)]
     fn get(&self, path: &Path, text: &Text) -> Option<FileFragments> {
         self.decode(&self.file(path)?.results_for(text.len(), text_hash(text))?, text)
+    }
+}
+
+/// One file's stored results (its table of texts, then the results), for the text they were
+/// found for; `None` when they cannot be decoded or point outside the text.
+fn decode_stored(bytes: &[u8], text: &Text) -> Option<FileFragments> {
+    // The table is checked to be UTF-8 once here, and its texts are slices of it.
+    let (table, bytes) = postcard::take_from_bytes::<&str>(bytes).ok()?;
+    // A `Text` holds at most 4 GiB (its offsets are 32-bit); no file's table is near that.
+    u32::try_from(table.len()).ok()?;
+    let stored: StoredResults<'_> = stored_text::reading(text, table, || postcard::from_bytes(bytes).ok())?;
+    let errors: Option<Vec<SyntaxError>> = stored
+        .errors
+        .into_iter()
+        .map(|e| {
+            let code = ErrorCode::ALL.iter().find(|c| c.as_str() == e.code)?;
+            Some(SyntaxError::new(*code, e.range, e.message))
+        })
+        .collect();
+    let results = FileFragments { syntax_errors: errors?.into(), fragments: stored.fragments.into_owned().into() };
+    ranges_fit(&results, text).then_some(results)
+}
+
+/// What the fuzz target `analysis:cache` runs (and a unit test with it): the readers of a cache's
+/// results and index, past the checksums that would turn away almost every damaged byte.
+#[cfg(any(test, fuzzing))]
+pub mod fuzzing {
+    use super::*;
+
+    /// Stores the results of `text` as a save does and reads them back: they must be the same.
+    /// Then flips bits of the stored results and of the index as `flips` says (three bytes each:
+    /// where, in two, and which bits) and reads both again: never a panic, and every entry read
+    /// from the index points inside the results and the index.
+    pub fn check(text: &str, flips: &[u8]) {
+        let text = Text::from(text);
+        let results = FileFragments::of_text(&text);
+        let root = Path::new("/fuzz");
+        let path = root.join("a.nacl");
+        let saved = SavedFile { path: &path, text: &text, hash: text_hash(&text), stamp: None, results: &results };
+        let Ok((mut stored, headers)) = encode_chunk(root, std::slice::from_ref(&saved)) else { return };
+        assert!(decode_stored(&stored, &text).as_ref() == Some(&results), "the stored results read back differ");
+        let Some(Ok(header)) = headers.first().map(postcard::to_allocvec) else { return };
+        // An index of one chunk: its length, then its one header.
+        let mut index = [(header.len() as u64).to_le_bytes().as_slice(), &header].concat();
+        assert_eq!(parse_index(&index, stored.len()).map(|entries| entries.len()), Some(1));
+        for flip in flips.chunks_exact(3) {
+            let at = usize::from(u16::from_le_bytes([flip[0], flip[1]]));
+            let (stored_len, index_len) = (stored.len(), index.len());
+            stored[at % stored_len] ^= flip[2];
+            index[at % index_len] ^= flip[2];
+        }
+        let _ = decode_stored(&stored, &text);
+        for entry in parse_index(&index, stored.len()).unwrap_or_default() {
+            assert!(entry.results.end <= stored.len() && entry.path.end <= index.len(), "an entry points outside");
+        }
     }
 }
 
@@ -418,8 +459,16 @@ fn read(file: &Path, root: &Path) -> Option<Cache> {
         return None;
     }
     let results_len = usize::try_from(index_start - head_len).ok()?;
+    let files = parse_index(&index, results_len)?;
+    let results = StoredResultsPart { file, start: head_len, len: results_len, bytes: std::sync::OnceLock::new() };
+    Some(Cache { root: root.to_path_buf(), index, files, results: Some(results), stale: Default::default() })
+}
+
+/// The entries of a cache's `index`, whose results lie in the `results_len` bytes before it, in
+/// the walk's path order; `None` when a header cannot be read or points outside the results.
+fn parse_index(index: &[u8], results_len: usize) -> Option<Vec<Entry>> {
     let start = index.as_ptr().addr();
-    let chunks: Option<Vec<Vec<Entry>>> = chunks(&index)?
+    let chunks: Option<Vec<Vec<Entry>>> = chunks(index)?
         .into_par_iter()
         .map(|mut chunk| {
             let mut entries = Vec::with_capacity(CHUNK);
@@ -443,8 +492,7 @@ fn read(file: &Path, root: &Path) -> Option<Cache> {
     if !files.is_sorted_by(|a, b| order(a, b).is_le()) {
         files.par_sort_by(order);
     }
-    let results = StoredResultsPart { file, start: head_len, len: results_len, bytes: std::sync::OnceLock::new() };
-    Some(Cache { root: root.to_path_buf(), index, files, results: Some(results), stale: Default::default() })
+    Some(files)
 }
 
 /// The payload of a file written with [`write_framed`] and `magic`, if it starts with `magic` and
@@ -930,6 +978,17 @@ pub(crate) mod tests {
         }
         std::fs::write(&file, &good[..good.len() / 2]).expect("write");
         assert!(load(&folder, &root).files.is_empty());
+    }
+
+    #[test]
+    fn damaged_results_and_index_past_their_checksums_are_read_without_a_panic() {
+        for (_, text) in TEXTS {
+            // A flip of every byte in turn, by several patterns (the fuzz target's check).
+            for at in 0..2048u16 {
+                let [low, high] = at.to_le_bytes();
+                fuzzing::check(text, &[low, high, 0x01, low, high, 0x80, low.wrapping_add(3), high, 0xff]);
+            }
+        }
     }
 
     #[test]
