@@ -203,6 +203,11 @@ mod tests {
     use super::*;
     use crate::cache::tests::workspace;
 
+    /// The reports of the workspace at `root` kept in `folder`.
+    fn load(folder: &Path, root: &Path) -> Option<Reports> {
+        Reports::load(&CacheFile::of(folder, root).expect("a cache file"), root)
+    }
+
     fn diagnostic(code: nacl_syntax::Code, related: Vec<Related>) -> Diagnostic {
         Diagnostic { code, range: TextRange::new(3.into(), 9.into()), message: "what is wrong".to_owned(), related }
     }
@@ -230,7 +235,7 @@ mod tests {
             .collect();
         let files = [(a_path.as_path(), a.as_slice()), (b_path.as_path(), &[][..]), (c_path.as_path(), c.as_slice())];
         save(&folder, &root, 42, files.into_iter(), &untyped).expect("save");
-        let read = Reports::load(&CacheFile::of(&folder, &root).expect("a cache file"), &root).expect("reports");
+        let read = load(&folder, &root).expect("reports");
         assert_eq!(read.fingerprint(), 42);
         assert_eq!(read.diagnostics_of(&a_path), a.as_slice());
         assert_eq!(read.diagnostics_of(&b_path), &[]);
@@ -244,7 +249,7 @@ mod tests {
             ..a[1].clone()
         };
         save(&folder, &root, 42, [(a_path.as_path(), std::slice::from_ref(&unknown))].into_iter(), &[]).expect("save");
-        assert!(Reports::load(&CacheFile::of(&folder, &root).expect("a cache file"), &root).is_none());
+        assert!(load(&folder, &root).is_none());
         let _ = std::fs::remove_dir_all(folder.parent().expect("base"));
     }
 
@@ -256,10 +261,7 @@ mod tests {
         let file = CacheFile::of(&folder, &root).expect("a cache file").reports();
         let made = std::process::Command::new("mkfifo").arg(&file).status().expect("mkfifo runs");
         assert!(made.success());
-        assert!(
-            Reports::load(&CacheFile::of(&folder, &root).expect("a cache file"), &root).is_none(),
-            "a FIFO is not waited on"
-        );
+        assert!(load(&folder, &root).is_none(), "a FIFO is not waited on");
         save(&folder, &root, 1, std::iter::empty(), &[]).expect("save");
         assert!(std::fs::symlink_metadata(&file).expect("reports").is_file());
 
@@ -267,17 +269,11 @@ mod tests {
         std::fs::write(&victim, "keep").expect("write");
         std::fs::remove_file(&file).expect("remove");
         std::os::unix::fs::symlink(&victim, &file).expect("link");
-        assert!(
-            Reports::load(&CacheFile::of(&folder, &root).expect("a cache file"), &root).is_none(),
-            "a link is not read"
-        );
+        assert!(load(&folder, &root).is_none(), "a link is not read");
         save(&folder, &root, 1, std::iter::empty(), &[]).expect("save");
         assert_eq!(std::fs::read_to_string(&victim).expect("read"), "keep");
         assert!(std::fs::symlink_metadata(&file).expect("reports").is_file());
-        assert_eq!(
-            Reports::load(&CacheFile::of(&folder, &root).expect("a cache file"), &root).map(|r| r.fingerprint()),
-            Some(1)
-        );
+        assert_eq!(load(&folder, &root).map(|r| r.fingerprint()), Some(1));
         let _ = std::fs::remove_dir_all(folder.parent().expect("base"));
     }
 }
