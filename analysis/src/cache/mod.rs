@@ -318,9 +318,8 @@ pub mod fuzzing {
         let saved = SavedFile { path: &path, text: &text, hash: text_hash(&text), stamp: None, results: &results };
         let Ok((mut stored, headers)) = encode_chunk(root, std::slice::from_ref(&saved)) else { return };
         assert!(decode_stored(&stored, &text).as_ref() == Some(&results), "the stored results read back differ");
-        let Some(Ok(header)) = headers.first().map(postcard::to_allocvec) else { return };
-        // An index of one chunk: its length, then its one header.
-        let mut index = [(header.len() as u64).to_le_bytes().as_slice(), &header].concat();
+        let mut index = Vec::new();
+        let Ok(()) = push_index_chunk(&mut index, headers) else { return };
         assert_eq!(parse_index(&index, stored.len()).map(|entries| entries.len()), Some(1));
         for flip in flips.chunks_exact(3) {
             let at = usize::from(u16::from_le_bytes([flip[0], flip[1]]));
@@ -444,17 +443,16 @@ fn read(file: &Path, root: &Path) -> Option<Cache> {
     // The magic and the running build's identity, then the results, the index, and the
     // index's length and checksum.
     let head = [MAGIC.as_slice(), &postcard::to_allocvec(writer()).ok()?].concat();
-    let read_at = |at: u64, len: u64| read_range(&file, at, len);
     let tail = size.checked_sub(16)?;
     let head_len = head.len() as u64;
-    if tail < head_len || read_at(0, head_len)? != head {
+    if tail < head_len || read_range(&file, 0, head_len)? != head {
         return None;
     }
-    let ends = read_at(tail, 16)?;
+    let ends = read_range(&file, tail, 16)?;
     let (index_len, check) = ends.split_first_chunk::<8>()?;
     let (index_len, check) = (u64::from_le_bytes(*index_len), u64::from_le_bytes(check.try_into().ok()?));
     let index_start = tail.checked_sub(index_len).filter(|&start| start >= head_len)?;
-    let index = read_at(index_start, index_len)?;
+    let index = read_range(&file, index_start, index_len)?;
     if xxhash_rust::xxh3::xxh3_64(&index) != check {
         return None;
     }
@@ -577,13 +575,8 @@ pub fn save(folder: &Path, root: &Path, files: &[SavedFile<'_>]) -> io::Result<(
                 files.par_chunks(CHUNK).map(|chunk| encode_chunk(root, chunk)).collect::<io::Result<_>>()?;
             for (results, headers) in chunks {
                 out.write_all(&results)?;
-                let mut encoded = Vec::new();
-                for mut header in headers {
-                    header.at += written;
-                    encoded = postcard::to_extend(&header, encoded).map_err(io::Error::other)?;
-                }
-                index.extend((encoded.len() as u64).to_le_bytes());
-                index.extend(encoded);
+                let placed = headers.into_iter().map(|header| StoredHeader { at: header.at + written, ..header });
+                push_index_chunk(&mut index, placed).map_err(io::Error::other)?;
                 written += results.len() as u64;
             }
         }
@@ -592,6 +585,20 @@ pub fn save(folder: &Path, root: &Path, files: &[SavedFile<'_>]) -> io::Result<(
         out.write_all(&xxhash_rust::xxh3::xxh3_64(&index).to_le_bytes())
     })?;
     prune(folder, &target);
+    Ok(())
+}
+
+/// Appends a chunk to a cache's `index`: the chunk's length, then `headers` one after the other.
+fn push_index_chunk<'a>(
+    index: &mut Vec<u8>,
+    headers: impl IntoIterator<Item = StoredHeader<'a>>,
+) -> Result<(), postcard::Error> {
+    let mut encoded = Vec::new();
+    for header in headers {
+        encoded = postcard::to_extend(&header, encoded)?;
+    }
+    index.extend((encoded.len() as u64).to_le_bytes());
+    index.extend(encoded);
     Ok(())
 }
 
