@@ -102,9 +102,15 @@ pub fn open_for_update(path: &Path) -> io::Result<File> {
     Ok(file)
 }
 
-/// Whether `path` names a file nacl-ls analyses (NaCl or HCL).
+/// Whether `path` names a file nacl-ls analyses (NaCl, HCL or ARMLang), which an HCL file in a
+/// Salto workspace's static-resources folder is not: it is an opaque resource there.
 pub fn is_analysed_file(path: &Path) -> bool {
-    crate::language::Language::of_path(path).is_some()
+    use crate::language::Language;
+    match Language::of_path(path) {
+        Some(Language::Hcl) => !crate::layout::is_static_resource(path),
+        Some(Language::Nacl | Language::Arm) => true,
+        None => false,
+    }
 }
 
 /// A path given on the command line that could not be searched.
@@ -258,27 +264,28 @@ impl Found {
     /// The files found, each once (as first found), sorted, and the problems met.
     fn finish(self) -> (Vec<FoundFile>, Vec<DiscoveryError>) {
         let own = self.files.iter().filter(|(real, _)| matches!(real, Real::Own(_))).count();
-        // One folder's walk, no link followed: no file can have been reached twice.
-        let mut files: Vec<FoundFile> = if self.listed.len() + own <= 1 {
-            self.files.into_iter().map(|(_, file)| file).collect()
-        } else {
-            let mut seen: std::collections::HashSet<std::ffi::OsString, crate::hashing::NameHasher> =
-                std::collections::HashSet::with_capacity_and_hasher(self.files.len(), Default::default());
-            let listed = &self.listed;
-            self.files
-                .into_iter()
-                .filter_map(|(real, file)| {
-                    let real = match real {
-                        Real::Own(real) => real,
-                        Real::Under(walk) => {
-                            let (dir, real) = &listed[walk];
-                            strip_base(&file.path, dir).map_or_else(|| file.path.clone(), |r| real.join(r))
-                        }
-                    };
-                    seen.insert(real.into_os_string()).then_some(file)
-                })
-                .collect()
-        };
+        // One folder's walk, no link followed: no file can have been reached twice, and its
+        // listing is in path order.
+        if self.listed.len() + own <= 1 {
+            return (self.files.into_iter().map(|(_, file)| file).collect(), self.errors);
+        }
+        let mut seen: std::collections::HashSet<std::ffi::OsString, crate::hashing::NameHasher> =
+            std::collections::HashSet::with_capacity_and_hasher(self.files.len(), Default::default());
+        let listed = &self.listed;
+        let mut files: Vec<FoundFile> = self
+            .files
+            .into_iter()
+            .filter_map(|(real, file)| {
+                let real = match real {
+                    Real::Own(real) => real,
+                    Real::Under(walk) => {
+                        let (dir, real) = &listed[walk];
+                        strip_base(&file.path, dir).map_or_else(|| file.path.clone(), |r| real.join(r))
+                    }
+                };
+                seen.insert(real.into_os_string()).then_some(file)
+            })
+            .collect();
         files.par_sort_by_cached_key(|file| path_key(&file.path));
         (files, self.errors)
     }
@@ -303,11 +310,11 @@ impl Found {
         };
         let Listing { files, mut links, errors } = list(dir, self.wanted, self.stamped, &limits);
         self.visited = limits.visited.into_inner();
-        // Entries come in the folders' own order: `finish` sorts the files once.
         if !files.is_empty() {
             let walk = self.listed.len();
             self.listed.push((dir.to_path_buf(), real.to_path_buf()));
-            self.files.extend(files.into_iter().map(|file| (Real::Under(walk), file)));
+            self.files.reserve(files.iter().map(Vec::len).sum());
+            self.files.extend(files.into_iter().flatten().map(|file| (Real::Under(walk), file)));
         }
         self.errors.extend(errors);
         if limits.stopped.into_inner() {
@@ -398,11 +405,31 @@ impl Limits {
 /// What a folder and the folders under it hold, links not followed.
 #[derive(Default)]
 struct Listing {
-    /// Wanted regular files.
-    files: Vec<FoundFile>,
+    /// Wanted regular files, in path order ([`path_key`]), in runs: each folder's own files
+    /// between the runs of the folders in it, in the order of their names. Listings are put
+    /// together by moving runs, not files, and the files need no sort.
+    files: Vec<Vec<FoundFile>>,
     /// Links (to be followed, or not, afterwards).
     links: Vec<PathBuf>,
     errors: Vec<DiscoveryError>,
+}
+
+/// A wanted file or a folder to walk, as a folder's listing names it.
+enum Listed {
+    File(FoundFile),
+    Folder(PathBuf),
+}
+
+impl Listed {
+    /// Its path's bytes: within one folder, their order is the order of its files' paths and
+    /// of the paths under its folders ([`path_key`]: a name is followed by a separator or
+    /// nothing, both before any byte of a longer name).
+    fn key(&self) -> &[u8] {
+        match self {
+            Listed::File(file) => file.path.as_os_str().as_encoded_bytes(),
+            Listed::Folder(path) => path.as_os_str().as_encoded_bytes(),
+        }
+    }
 }
 
 /// Lists `dir` and, on all cores, the folders under it, except hidden ones and `node_modules`
@@ -421,7 +448,7 @@ fn list(dir: &Path, wanted: fn(&Path) -> bool, stamped: bool, limits: &Limits) -
             return listing;
         }
     };
-    let mut folders = Vec::new();
+    let mut listed = Vec::new();
     for entry in entries {
         let (entry, kind) = match entry.and_then(|entry| entry.file_type().map(|kind| (entry, kind))) {
             Ok(entry) => entry,
@@ -433,12 +460,13 @@ fn list(dir: &Path, wanted: fn(&Path) -> bool, stamped: bool, limits: &Limits) -
         let path = entry.path();
         if kind.is_dir() {
             if !path.file_name().is_some_and(is_skipped_dir) {
-                folders.push(path);
+                listed.push(Listed::Folder(path));
             }
             continue;
         }
+        // Past a limit, the walk keeps what it found and stops (the folders below list nothing).
         if !limits.visit() {
-            return listing;
+            break;
         }
         if kind.is_symlink() {
             listing.links.push(path);
@@ -446,17 +474,39 @@ fn list(dir: &Path, wanted: fn(&Path) -> bool, stamped: bool, limits: &Limits) -
             if kind.is_file() {
                 limits.files.fetch_add(1, Ordering::Relaxed);
                 let stamp = stamped.then(|| entry.metadata().ok().and_then(|m| Stamp::of_metadata(&m))).flatten();
-                listing.files.push(FoundFile { path, stamp });
+                listed.push(Listed::File(FoundFile { path, stamp }));
             } else {
                 listing.errors.push(not_regular(&path));
             }
         }
     }
-    let below: Vec<Listing> = folders.par_iter().map(|folder| list(folder, wanted, stamped, limits)).collect();
-    for more in below {
-        listing.files.extend(more.files);
-        listing.links.extend(more.links);
-        listing.errors.extend(more.errors);
+    listed.sort_unstable_by(|a, b| a.key().cmp(b.key()));
+    let folders: Vec<&Path> = listed
+        .iter()
+        .filter_map(|item| match item {
+            Listed::Folder(path) => Some(path.as_path()),
+            Listed::File(_) => None,
+        })
+        .collect();
+    let mut below =
+        folders.par_iter().map(|folder| list(folder, wanted, stamped, limits)).collect::<Vec<_>>().into_iter();
+    let mut run = Vec::new();
+    for item in listed {
+        match item {
+            Listed::File(file) => run.push(file),
+            Listed::Folder(_) => {
+                let Some(more) = below.next() else { break };
+                if !run.is_empty() {
+                    listing.files.push(std::mem::take(&mut run));
+                }
+                listing.files.extend(more.files);
+                listing.links.extend(more.links);
+                listing.errors.extend(more.errors);
+            }
+        }
+    }
+    if !run.is_empty() {
+        listing.files.push(run);
     }
     listing
 }
@@ -722,6 +772,38 @@ mod tests {
             assert!(errors[0].error.to_string().contains(what), "{}", errors[0].error);
         }
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        /// A folder's names in byte order put its files, and the files of the folders in it, in
+        /// path order (`a/`, `a-`, `a.nacl` and `a.nacl/` around each other, say).
+        #[test]
+        fn a_walk_lists_files_in_path_order(
+            paths in proptest::collection::vec(
+                (proptest::collection::vec("[ab][ab.-]{0,2}", 0..3), "[ab][ab.-]{0,1}"),
+                1..10,
+            ),
+        ) {
+            static CASE: AtomicUsize = AtomicUsize::new(0);
+            let case = CASE.fetch_add(1, Ordering::Relaxed);
+            let dir = std::env::temp_dir().join(format!("nacl-analysis-order-{}-{case}", std::process::id()));
+            let mut written = Vec::new();
+            for (folders, name) in paths {
+                let folder = folders.iter().fold(dir.clone(), |path, folder| path.join(folder));
+                let file = folder.join(format!("{name}.nacl"));
+                // A name taken by a file and a folder at once is skipped.
+                if std::fs::create_dir_all(&folder).is_ok() && !file.is_dir() && std::fs::write(&file, "").is_ok() {
+                    written.push(file);
+                }
+            }
+            written.sort();
+            written.dedup();
+            let (found, errors) = discover(std::slice::from_ref(&dir));
+            std::fs::remove_dir_all(&dir).ok();
+            proptest::prop_assert!(errors.is_empty());
+            proptest::prop_assert_eq!(found, written);
+        }
     }
 
     proptest::proptest! {

@@ -164,15 +164,13 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     // with the same stamps.
     let stamped = cache_file.as_ref().is_some_and(crate::cache::CacheFile::exists);
     // The persistent cache is read while the files are found.
-    let ((layout, (mut found, discovery_errors)), (cache, reports)) = rayon::join(
+    let ((layout, (found, discovery_errors)), (cache, reports)) = rayon::join(
         || (Layout::load(root, env), files::discover_files(&[root.to_path_buf()], stamped)),
         || {
             let Some(file) = &cache_file else { return Default::default() };
             rayon::join(|| crate::cache::Cache::load(file, root), || crate::cache::reports::Reports::load(file, root))
         },
     );
-    // A Salto workspace's static files are opaque resources, even when named like HCL files.
-    found.retain(|f| Language::of_path(&f.path) != Some(Language::Hcl) || !crate::layout::is_static_resource(&f.path));
     let total = found.len();
     let bytes = AtomicU64::new(0);
     let over = AtomicBool::new(false);

@@ -8,7 +8,6 @@ use nacl_analysis::fragments::Text;
 use crate::lsp::{outgoing::Outgoing, paths};
 use nacl_analysis::{
     files,
-    language::Language,
     layout::{self, Layout},
     state::{STATES_DIR, WorkspaceState},
     workspace::{self, LoadedWorkspace, Revision},
@@ -247,8 +246,7 @@ impl Writer {
                 root.workspace.reload_layout(self.settings.environment.as_deref());
                 reread_state.insert(index);
             }
-            let hcl_resource = Language::of_path(&path) == Some(Language::Hcl) && layout::is_static_resource(&path);
-            if !files::is_analysed_file(&path) || hcl_resource || path.is_dir() {
+            if !files::is_analysed_file(&path) || path.is_dir() {
                 root.static_changes.push(path);
             } else if open.contains(&path) {
                 // The editor's buffer wins over the file on disk.
