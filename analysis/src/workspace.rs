@@ -16,7 +16,7 @@ use std::{
     path::{Path, PathBuf},
     sync::{
         Arc,
-        atomic::{AtomicBool, AtomicU64, Ordering},
+        atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering},
     },
 };
 
@@ -106,9 +106,11 @@ pub const MAX_WORKSPACE_BYTES: u64 = 2 << 30;
 
 /// Counts items finished on several threads and reports about every hundredth, and the last, in
 /// order: a report never shows fewer items done than one before it (two threads counting apart
-/// could send their reports the wrong way round).
+/// could send their reports the wrong way round). Counting takes no lock; only a report does.
 struct ProgressCounter<'a> {
-    done: std::sync::Mutex<usize>,
+    done: AtomicUsize,
+    /// The most items done that a report has shown.
+    reported: std::sync::Mutex<usize>,
     total: usize,
     step: usize,
     report: &'a (dyn Fn(usize, usize) + Sync),
@@ -116,15 +118,59 @@ struct ProgressCounter<'a> {
 
 impl<'a> ProgressCounter<'a> {
     fn new(total: usize, report: &'a (dyn Fn(usize, usize) + Sync)) -> ProgressCounter<'a> {
-        ProgressCounter { done: std::sync::Mutex::new(0), total, step: (total / 100).max(1), report }
+        let step = (total / 100).max(1);
+        ProgressCounter { done: AtomicUsize::new(0), reported: std::sync::Mutex::new(0), total, step, report }
     }
 
     /// Counts one more item done, reporting when it is a step or the last.
     fn finished_one(&self) {
-        let mut done = self.done.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        *done += 1;
-        if done.is_multiple_of(self.step) || *done == self.total {
-            (self.report)(*done, self.total);
+        self.finished(1);
+    }
+
+    /// Counts `count` more items done, reporting when they reach a step or the last.
+    fn finished(&self, count: usize) {
+        let before = self.done.fetch_add(count, Ordering::Relaxed);
+        let done = before + count;
+        if before / self.step != done / self.step || done == self.total {
+            let mut reported = self.reported.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            if done > *reported {
+                *reported = done;
+                (self.report)(done, self.total);
+            }
+        }
+    }
+
+    /// A count for one thread's run of small items, which tells this counter every
+    /// [`Batch::SIZE`] items and when dropped: counting each item here would have every core
+    /// write the one count in turn.
+    fn batch(&self) -> Batch<'_, 'a> {
+        Batch { counter: self, done: 0 }
+    }
+}
+
+/// Items done on one thread and not yet counted ([`ProgressCounter::batch`]).
+struct Batch<'c, 'a> {
+    counter: &'c ProgressCounter<'a>,
+    done: usize,
+}
+
+impl Batch<'_, '_> {
+    /// How many items a batch holds before it tells its counter.
+    const SIZE: usize = 64;
+
+    /// Counts one more item done.
+    fn finished_one(&mut self) {
+        self.done += 1;
+        if self.done == Batch::SIZE {
+            self.counter.finished(std::mem::take(&mut self.done));
+        }
+    }
+}
+
+impl Drop for Batch<'_, '_> {
+    fn drop(&mut self) {
+        if self.done > 0 {
+            self.counter.finished(self.done);
         }
     }
 }
@@ -182,24 +228,27 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     // cache saw with the metadata it has now is not read at all.
     let now = files::now_seconds();
     // What the cache holds of each file, found by path for all at once (both are in path order).
-    let known = cache.files_of(found.iter().map(|file| file.path.as_path()));
+    let known = cache.files_of(&found.iter().map(|file| file.path.as_path()).collect::<Vec<_>>());
     let with_cache = cache_folder.is_some();
     let loaded: Vec<ReadFile> = found
         .into_par_iter()
         .zip(known)
-        .map(|(files::FoundFile { path, stamp }, known)| {
-            let language = Language::of_path(&path).unwrap_or(Language::Nacl);
-            let file = if bytes.load(Ordering::Relaxed) > MAX_WORKSPACE_BYTES {
-                over.store(true, Ordering::Relaxed);
-                ReadFile::skipped(path, language)
-            } else {
-                let known = known.filter(|_| language == Language::Nacl);
-                ReadFile::load(path, stamp, language, known, with_cache, now)
-            };
-            bytes.fetch_add(file.text.len() as u64, Ordering::Relaxed);
-            read.finished_one();
-            file
-        })
+        .map_init(
+            || read.batch(),
+            |batch, (files::FoundFile { path, stamp }, known)| {
+                let language = Language::of_path(&path).unwrap_or(Language::Nacl);
+                let file = if bytes.load(Ordering::Relaxed) > MAX_WORKSPACE_BYTES {
+                    over.store(true, Ordering::Relaxed);
+                    ReadFile::skipped(path, language)
+                } else {
+                    let known = known.filter(|_| language == Language::Nacl);
+                    ReadFile::load(path, stamp, language, known, with_cache, now)
+                };
+                bytes.fetch_add(file.text.len() as u64, Ordering::Relaxed);
+                batch.finished_one();
+                file
+            },
+        )
         .collect();
     let db = RootDatabase::default();
     let mut load_errors: Vec<(PathBuf, Diagnostic)> = discovery_errors

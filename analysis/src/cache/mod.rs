@@ -216,16 +216,31 @@ impl Cache {
     }
 
     /// What the cache holds of each of `paths`, which are sorted as a walk sorts them
-    /// ([`files::path_order`]), as the cache's entries are: found in one pass over both, where
-    /// a lookup of each path would reach all over the entries. (Paths out of that order are
-    /// not wrongly matched, only missed.)
-    pub fn files_of<'p>(&self, paths: impl IntoIterator<Item = &'p Path>) -> Vec<Option<CachedFile<'_>>> {
-        let mut entries = self.files.iter().peekable();
+    /// ([`files::path_order`]), as the cache's entries are: found on all cores, each run of paths
+    /// in one pass over the entries from where its first path would be, where a lookup of each
+    /// path would reach all over the entries. (Paths out of that order are not wrongly matched,
+    /// only missed.)
+    pub fn files_of<P: AsRef<Path> + Sync>(&self, paths: &[P]) -> Vec<Option<CachedFile<'_>>> {
+        /// Paths per run: enough that finding where a run starts costs nothing next to it.
+        const RUN: usize = 1024;
+        if self.files.is_empty() {
+            return paths.iter().map(|_| None).collect();
+        }
+        paths.par_chunks(RUN).flat_map_iter(|run| self.files_of_run(run)).collect()
+    }
+
+    /// [`Cache::files_of`] for one run of paths, on one thread.
+    fn files_of_run<'p, P: AsRef<Path>>(&self, paths: &'p [P]) -> Vec<Option<CachedFile<'_>>> {
         let path_of = |entry: &Entry| &self.index[entry.path.clone()];
+        let relative = |path: &'p P| Some(files::strip_base(path.as_ref(), &self.root)?.to_str()?.as_bytes());
+        let start = paths.iter().find_map(relative).map_or(self.files.len(), |first| {
+            self.files.partition_point(|entry| files::path_order(path_of(entry), first).is_lt())
+        });
+        let mut entries = self.files[start..].iter().peekable();
         paths
-            .into_iter()
+            .iter()
             .map(|path| {
-                let relative = files::strip_base(path, &self.root)?.to_str()?.as_bytes();
+                let relative = relative(path)?;
                 // Most paths are the next entry's: compared for equality first, in one `memcmp`.
                 loop {
                     let stored = path_of(entries.peek()?);
@@ -244,7 +259,7 @@ impl Cache {
     /// What the cache holds of the file at `path`, if anything.
     #[cfg(test)]
     fn file(&self, path: &Path) -> Option<CachedFile<'_>> {
-        self.files_of([path]).pop().flatten()
+        self.files_of(&[path]).pop().flatten()
     }
 
     /// The flag set when a file's results cannot be decoded ([`Cache::decode`]): the cache is
@@ -840,6 +855,26 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn paths_in_many_runs_are_each_matched_from_where_their_run_starts() {
+        let (root, folder, _scratch) = workspace("files-of-runs");
+        // Folders of 40 files, named so that a walk's order is not the names' (`d1/` before `d10`).
+        let name = |i: usize| format!("d{}/f{}.nacl", i / 40, i % 40);
+        let text = Text::from("salto.t x {\n}\n");
+        let results = FileFragments::of_text(&text);
+        let cached: Vec<PathBuf> = (0..3000).filter(|i| i % 7 != 3).map(|i| root.join(name(i))).collect();
+        let files: Vec<SavedFile<'_>> = cached.iter().map(|path| saved(path, &text, &results)).collect();
+        save(&folder, &root, &files).expect("save");
+        let cache = load(&folder, &root);
+        let mut asked: Vec<PathBuf> = (0..3000).map(|i| root.join(name(i))).collect();
+        let bytes = |path: &PathBuf| path.as_os_str().as_encoded_bytes().to_vec();
+        asked.sort_by(|a, b| files::path_order(&bytes(a), &bytes(b)));
+        let found = cache.files_of(&asked);
+        let matched: Vec<bool> = found.iter().map(Option::is_some).collect();
+        let expected: Vec<bool> = asked.iter().map(|path| cached.contains(path)).collect();
+        assert_eq!(matched, expected);
+    }
+
+    #[test]
     fn paths_in_a_walks_order_are_matched_in_one_pass_and_missing_ones_are_not() {
         let (root, folder, _scratch) = workspace("files-of");
         // Saved out of a walk's order (`b/` comes before `b-` there): the load puts them in it.
@@ -852,7 +887,7 @@ pub(crate) mod tests {
         save(&folder, &root, &files).expect("save");
         let cache = load(&folder, &root);
         let asked = ["a.nacl", "b/c.nacl", "b/d.nacl", "b/e/f.nacl", "b-d.nacl", "z.nacl"].map(|name| root.join(name));
-        let found = cache.files_of(asked.iter().map(PathBuf::as_path));
+        let found = cache.files_of(&asked);
         let text_of = |path: &Path| paths.iter().position(|p| p == path).map(|i| &texts[i]);
         let matched: Vec<bool> = asked
             .iter()
