@@ -35,11 +35,11 @@ pub struct SourceFile {
     #[default]
     #[returns(ref)]
     pub cached: Option<crate::cache::CacheEntry>,
-    /// The hash of the text as it was read ([`crate::cache::text_hash`], computed where there is
-    /// a cache), so that it is not hashed twice; `None` once the text is set again.
+    /// The hashes of the text as it was read (computed where there is a cache), so that it is
+    /// not hashed twice; `None` once the text is set again.
     #[default]
     #[returns(copy)]
-    pub read_hash: Option<u64>,
+    pub read_hash: Option<ReadHashes>,
     /// The file's metadata before it was read, when they can vouch for its text on the next
     /// load ([`crate::files::Stamp`]); `None` once the text is set again.
     #[default]
@@ -52,6 +52,15 @@ pub struct SourceFile {
     #[default]
     #[returns(ref)]
     pub buffer_ids: Option<Arc<[Arc<ElemId>]>>,
+}
+
+/// A file's hashes, taken as it is read ([`SourceFile::read_hash`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ReadHashes {
+    /// The text's ([`crate::cache::text_hash`]).
+    pub text: u64,
+    /// The path's, language's and text's together, as the workspace's fingerprint hashes them.
+    pub file: u64,
 }
 
 /// A workspace: its layout and its files.

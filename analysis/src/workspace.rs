@@ -5,7 +5,7 @@ use crate::file_text::FileText;
 use crate::fragments::Text;
 use crate::language::{Language, LanguageRules};
 use crate::{
-    db::{RootDatabase, SourceFile, StaticFiles, Workspace},
+    db::{ReadHashes, RootDatabase, SourceFile, StaticFiles, Workspace},
     diagnostics::{Diagnostic, file_diagnostics},
     files,
     layout::Layout,
@@ -331,8 +331,8 @@ struct ReadFile {
     text: FileText,
     /// Why it could not be read, if it could not.
     error: Option<nacl_syntax::SyntaxError>,
-    /// Its text's hash ([`crate::cache::text_hash`]), when there is a cache.
-    hash: Option<u64>,
+    /// Its hashes ([`SourceFile::read_hash`]), when there is a cache.
+    hash: Option<ReadHashes>,
     /// Where the cache has its results, when it has them for this text.
     cached: Option<crate::cache::CacheEntry>,
     /// Its metadata, taken before it was read, when they can vouch for its text next time.
@@ -360,6 +360,7 @@ impl ReadFile {
             && let Some((hash, cached)) = known.unchanged(&stamp)
         {
             let text = FileText::unread(path.clone(), usize::try_from(stamp.len).unwrap_or(usize::MAX), hash);
+            let hash = ReadHashes { text: hash, file: file_hash(&path, language, hash) };
             let (hash, cached, stamp) = (Some(hash), Some(cached), Some(stamp));
             return ReadFile { path, language, text, error: None, hash, cached, stamp, restamp: false };
         }
@@ -371,6 +372,7 @@ impl ReadFile {
             .zip(hash)
             .filter(|_| is_checked_nacl(language, &error))
             .and_then(|(known, hash)| known.results_for(text.len(), hash));
+        let hash = hash.map(|text| ReadHashes { text, file: file_hash(&path, language, text) });
         let stamp = stamp.filter(|_| with_cache).and_then(|s| s.settled(now));
         let restamp = cached.is_some() && stamp.is_some() && known.and_then(|known| known.stamp()) != stamp;
         ReadFile { path, language, text: FileText::read(text), error, hash, cached, stamp, restamp }
@@ -414,14 +416,23 @@ fn part_hashes(db: &dyn crate::db::Db, workspace: Workspace, part: usize) -> Par
     hashes
 }
 
-/// The hash of a file's text, and of its path, language and text together: the path hashed
-/// in one pass, seeded with the other two (a streaming hasher per file, with its state to set
-/// up and its input to copy, took most of the fingerprint's time on a restart at 1 GB).
+/// The hash of a file's text, and of its path, language and text together ([`file_hash`]); for
+/// a file as it was read, the hashes taken then ([`SourceFile::read_hash`]: on all cores, with
+/// the path at hand).
 fn file_hashes(db: &dyn crate::db::Db, file: SourceFile) -> (u64, u64) {
-    // (A text not read yet is known by the hash the cache vouched for.)
-    let text_hash = file.read_hash(db).unwrap_or_else(|| crate::cache::text_hash(file.text(db).get()));
-    let seed = text_hash ^ (file.language(db) as u64).rotate_right(8);
-    (text_hash, xxhash_rust::xxh3::xxh3_64_with_seed(file.path(db).as_os_str().as_encoded_bytes(), seed))
+    if let Some(ReadHashes { text, file }) = file.read_hash(db) {
+        return (text, file);
+    }
+    let text_hash = crate::cache::text_hash(file.text(db).get());
+    (text_hash, file_hash(file.path(db), file.language(db), text_hash))
+}
+
+/// The hash of a file's path, language and text hash together: the path hashed in one pass,
+/// seeded with the other two (a streaming hasher per file, with its state to set up and its
+/// input to copy, took most of the fingerprint's time on a restart at 1 GB).
+pub(crate) fn file_hash(path: &Path, language: Language, text_hash: u64) -> u64 {
+    let seed = text_hash ^ (language as u64).rotate_right(8);
+    xxhash_rust::xxh3::xxh3_64_with_seed(path.as_os_str().as_encoded_bytes(), seed)
 }
 
 /// Puts `file` into `files`, which are sorted by path, at its place.
