@@ -664,19 +664,29 @@ impl LoadedWorkspace {
     /// Puts each load error under `filter` first in its file's report (a new one for a file
     /// that was not read), and sorts the reports by path.
     fn add_load_errors(&self, reports: &mut Vec<FileReport>, filter: Option<&Path>) {
+        // The reports come in the workspace's files' order, which is their paths' (files are
+        // found by a binary search there), then its unsaved buffers'. They are sorted only when
+        // a buffer's report or a new one is among them: comparing every path component by
+        // component took about 25 ms of a restart at 1 GB.
+        let mut unsorted = !self.workspace.unsaved(&self.db).is_empty();
         for (path, diagnostic) in self.load_errors.iter() {
             match reports.iter_mut().find(|r| &r.path == path) {
                 Some(report) => report.diagnostics.insert(0, diagnostic.clone()),
-                None if filter.is_none_or(|prefix| path.starts_with(prefix)) => reports.push(FileReport {
-                    path: path.clone(),
-                    text: Text::new(),
-                    len: 0,
-                    diagnostics: vec![diagnostic.clone()],
-                }),
+                None if filter.is_none_or(|prefix| path.starts_with(prefix)) => {
+                    unsorted = true;
+                    reports.push(FileReport {
+                        path: path.clone(),
+                        text: Text::new(),
+                        len: 0,
+                        diagnostics: vec![diagnostic.clone()],
+                    });
+                }
                 None => {}
             }
         }
-        reports.sort_by(|a, b| a.path.cmp(&b.path));
+        if unsorted {
+            reports.sort_by(|a, b| a.path.cmp(&b.path));
+        }
     }
 }
 
