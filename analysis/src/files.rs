@@ -236,11 +236,12 @@ struct Found {
     stopped: bool,
     max_walked: usize,
     max_files: usize,
-    /// Each file found, with where it really is, as it was found (a file reached twice through
-    /// links is in here twice until [`Found::finish`]).
-    files: Vec<(Real, FoundFile)>,
-    /// The folders walked, as walked and by their real paths ([`Real::Under`] points here).
-    listed: Vec<(PathBuf, PathBuf)>,
+    /// Each file found, as it was found (a file reached twice through links is in here twice
+    /// until [`Found::finish`]).
+    files: Vec<FoundFile>,
+    /// Where the files really are: each run of them, from its first file's place in `files` to
+    /// the next run's.
+    runs: Vec<(usize, Real)>,
     errors: Vec<DiscoveryError>,
     walked: std::collections::HashSet<PathBuf>,
 }
@@ -257,42 +258,44 @@ impl Found {
             files: Default::default(),
             errors: Vec::new(),
             walked: Default::default(),
-            listed: Vec::new(),
+            runs: Vec::new(),
         }
     }
 
     /// The files found, each once (as first found), sorted, and the problems met.
     fn finish(self) -> (Vec<FoundFile>, Vec<DiscoveryError>) {
-        let own = self.files.iter().filter(|(real, _)| matches!(real, Real::Own(_))).count();
+        let Found { files, runs, errors, .. } = self;
         // One folder's walk, no link followed: no file can have been reached twice, and its
         // listing is in path order.
-        if self.listed.len() + own <= 1 {
-            return (self.files.into_iter().map(|(_, file)| file).collect(), self.errors);
+        if runs.len() <= 1 {
+            return (files, errors);
         }
         let mut seen: std::collections::HashSet<std::ffi::OsString, crate::hashing::NameHasher> =
-            std::collections::HashSet::with_capacity_and_hasher(self.files.len(), Default::default());
-        let listed = &self.listed;
-        let mut files: Vec<FoundFile> = self
-            .files
-            .into_iter()
-            .filter_map(|(real, file)| {
-                let real = match real {
-                    Real::Own(real) => real,
-                    Real::Under(walk) => {
-                        let (dir, real) = &listed[walk];
+            std::collections::HashSet::with_capacity_and_hasher(files.len(), Default::default());
+        let ends: Vec<usize> = runs.iter().skip(1).map(|(start, _)| *start).chain([files.len()]).collect();
+        let mut found = files.into_iter();
+        let mut files = Vec::with_capacity(found.len());
+        for ((start, real), end) in runs.into_iter().zip(ends) {
+            for file in found.by_ref().take(end - start) {
+                let real = match &real {
+                    Real::Own(real) => real.clone(),
+                    Real::Under { dir, real } => {
                         strip_base(&file.path, dir).map_or_else(|| file.path.clone(), |r| real.join(r))
                     }
                 };
-                seen.insert(real.into_os_string()).then_some(file)
-            })
-            .collect();
+                if seen.insert(real.into_os_string()) {
+                    files.push(file);
+                }
+            }
+        }
         files.par_sort_by_cached_key(|file| path_key(&file.path));
-        (files, self.errors)
+        (files, errors)
     }
 
     /// Adds a file not found in a folder's listing (given by name, or reached through a link).
     fn add(&mut self, path: PathBuf, real: PathBuf) {
-        self.files.push((Real::Own(real), FoundFile { path, stamp: None }));
+        self.runs.push((self.files.len(), Real::Own(real)));
+        self.files.push(FoundFile { path, stamp: None });
     }
 
     /// Walks `dir`, whose real path is `real`, following links that stay inside `boundary`.
@@ -311,10 +314,9 @@ impl Found {
         let Listing { files, mut links, errors } = list(dir, self.wanted, self.stamped, &limits);
         self.visited = limits.visited.into_inner();
         if !files.is_empty() {
-            let walk = self.listed.len();
-            self.listed.push((dir.to_path_buf(), real.to_path_buf()));
+            self.runs.push((self.files.len(), Real::Under { dir: dir.to_path_buf(), real: real.to_path_buf() }));
             self.files.reserve(files.iter().map(Vec::len).sum());
-            self.files.extend(files.into_iter().flatten().map(|file| (Real::Under(walk), file)));
+            self.files.extend(files.into_iter().flatten());
         }
         self.errors.extend(errors);
         if limits.stopped.into_inner() {
@@ -366,12 +368,13 @@ impl Found {
     }
 }
 
-/// Where a file a walk found really is (for telling a file reached twice from two files).
+/// Where a run of the files a walk found really are (for telling a file reached twice from two
+/// files).
 enum Real {
-    /// The file was listed under the `n`th folder walked ([`Found::listed`]): its path
-    /// relative to that folder, under the folder's real path.
-    Under(usize),
-    /// It was reached through a link, or given by name: this path.
+    /// The files were listed under the folder `dir`, whose real path is `real`: each one's path
+    /// relative to `dir`, under `real`.
+    Under { dir: PathBuf, real: PathBuf },
+    /// One file, reached through a link or given by name: this path.
     Own(PathBuf),
 }
 
