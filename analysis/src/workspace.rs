@@ -769,25 +769,23 @@ impl LoadedWorkspace {
             return Ok(());
         };
         self.compute_file_results();
-        self.hash_parts();
         let unreadable: std::collections::HashSet<&Path> = self.load_errors.iter().map(|(p, _)| p.as_path()).collect();
-        let (db, workspace) = (&self.db, self.workspace);
-        let mut entries: Vec<crate::cache::SavedFile<'_>> = self
-            .parts()
-            .into_iter()
-            .flat_map(|part| {
-                crate::db::part_files(db, workspace, part).iter().zip(&part_hashes(db, workspace, part).texts)
-            })
-            .filter(|&(&f, _)| f.language(db) == Language::Nacl && !unreadable.contains(f.path(db).as_path()))
-            .map(|(&f, &hash)| crate::cache::SavedFile {
+        let db = &self.db;
+        // In the workspace's order, which is its paths' and the cache's: a text's hash is the
+        // one taken as it was read, and only a text set since is hashed again.
+        let entries: Vec<crate::cache::SavedFile<'_>> = self
+            .workspace
+            .files(db)
+            .iter()
+            .filter(|&&f| f.language(db) == Language::Nacl && !unreadable.contains(f.path(db).as_path()))
+            .map(|&f| crate::cache::SavedFile {
                 path: f.path(db).as_path(),
                 text: f.text(db).get(),
-                hash,
+                hash: file_hashes(db, f).0,
                 stamp: f.stamp(db),
                 results: crate::db::file_fragments(db, f),
             })
             .collect();
-        entries.sort_unstable_by(|a, b| a.path.cmp(b.path));
         crate::cache::save(&folder, &self.workspace.layout(&self.db).root, &entries)?;
         self.cache_stale.store(false, Ordering::Release);
         Ok(())
