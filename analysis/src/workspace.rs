@@ -1285,6 +1285,20 @@ mod tests {
         assert_eq!(loaded.workspace_symbols("salto.t.instance.c", 10).len(), 1);
     }
 
+    #[test]
+    fn progress_counted_on_all_cores_is_reported_in_order_up_to_the_total() {
+        let reports = std::sync::Mutex::new(Vec::new());
+        let report = |done, total| reports.lock().expect("reports").push((done, total));
+        let counter = ProgressCounter::new(10_000, &report);
+        // Half counted in batches, half one by one, as the load and the check count.
+        (0..5_000).into_par_iter().map_init(|| counter.batch(), |batch, _| batch.finished_one()).for_each(drop);
+        (0..5_000).into_par_iter().for_each(|_| counter.finished_one());
+        let reports = reports.into_inner().expect("reports");
+        assert!(reports.windows(2).all(|pair| pair[0].0 < pair[1].0), "{reports:?}");
+        assert_eq!(reports.last(), Some(&(10_000, 10_000)));
+        assert!((50..=101).contains(&reports.len()), "{} reports", reports.len());
+    }
+
     /// The last revision in which an input at the durability of files on disk changed: each one
     /// makes salsa check the results of every file again.
     fn disk_revision(loaded: &LoadedWorkspace) -> salsa::Revision {
