@@ -1286,6 +1286,20 @@ mod tests {
     }
 
     #[test]
+    fn a_check_reports_in_path_order_with_an_unsaved_buffer_after_the_files() {
+        let (root, _, _scratch) = crate::cache::tests::workspace("report-order");
+        std::fs::create_dir_all(root.join("salto.config")).expect("create");
+        for name in ["b", "d"] {
+            std::fs::write(root.join(format!("{name}.nacl")), format!("salto.{name} {{\n}}\n")).expect("write");
+        }
+        let mut loaded = load(&root, None);
+        // An HCL buffer with no file on disk: the workspace's unsaved buffers come after its files.
+        loaded.set_file_text(&root.join("a.hcl"), Text::from("x = 1\n"));
+        let paths: Vec<PathBuf> = loaded.check(None).into_iter().map(|report| report.path).collect();
+        assert_eq!(paths, ["a.hcl", "b.nacl", "d.nacl"].map(|name| root.join(name)));
+    }
+
+    #[test]
     fn progress_counted_on_all_cores_is_reported_in_order_up_to_the_total() {
         let reports = std::sync::Mutex::new(Vec::new());
         let report = |done, total| reports.lock().expect("reports").push((done, total));
