@@ -95,6 +95,11 @@ fn nacl_file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) ->
     out
 }
 
+/// The most other definitions a conflict's diagnostic points to (its message gives how many
+/// fragments there are): an element set in thousands of files would otherwise give each of them
+/// a note on every other, memory and time growing with the square of their number.
+pub const MAX_RELATED: usize = 16;
+
 /// Conflicts of the file's elements, at their places in this file. An element whose only
 /// fragment in the environment is here is checked on the spot; the others through the memoized
 /// [`element_conflicts`] of the whole element, which every file holding a part of it shares.
@@ -128,6 +133,7 @@ fn conflicts(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: SourceF
                     .iter()
                     .enumerate()
                     .filter(|(other, _)| *other != at)
+                    .take(MAX_RELATED)
                     .map(|(_, &(other_file, other_range))| Related {
                         path: other_file.path(db).clone(),
                         range: other_range,

@@ -1300,6 +1300,19 @@ mod tests {
     }
 
     #[test]
+    fn an_element_set_in_many_files_points_each_to_a_bounded_number_of_others() {
+        let mut loaded = LoadedWorkspace::empty(Path::new("/nowhere"));
+        let paths: Vec<PathBuf> = (0..40).map(|i| PathBuf::from(format!("/nowhere/f{i:02}.nacl"))).collect();
+        for path in &paths {
+            loaded.set_file_text(path, Text::from("salto.t x {\n  a = 1\n}\n"));
+        }
+        let file = loaded.file(&paths[0]).expect("a file");
+        let diagnostics = loaded.file_diagnostics(file);
+        let conflict = diagnostics.iter().find(|d| d.message.contains("40 fragments")).expect("the conflict");
+        assert_eq!(conflict.related.len(), crate::diagnostics::MAX_RELATED);
+    }
+
+    #[test]
     fn progress_counted_on_all_cores_is_reported_in_order_up_to_the_total() {
         let reports = std::sync::Mutex::new(Vec::new());
         let report = |done, total| reports.lock().expect("reports").push((done, total));
