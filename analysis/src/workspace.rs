@@ -669,11 +669,19 @@ impl LoadedWorkspace {
         // a buffer's report or a new one is among them: comparing every path component by
         // component took about 25 ms of a restart at 1 GB.
         let mut unsorted = !self.workspace.unsaved(&self.db).is_empty();
+        // Each file's report found by its path (thousands of unreadable files would otherwise
+        // each look through every report); no map at all without load errors.
+        let mut places: std::collections::HashMap<PathBuf, usize> = if self.load_errors.is_empty() {
+            Default::default()
+        } else {
+            reports.iter().enumerate().map(|(at, report)| (report.path.clone(), at)).collect()
+        };
         for (path, diagnostic) in self.load_errors.iter() {
-            match reports.iter_mut().find(|r| &r.path == path) {
-                Some(report) => report.diagnostics.insert(0, diagnostic.clone()),
+            match places.get(path) {
+                Some(&at) => reports[at].diagnostics.insert(0, diagnostic.clone()),
                 None if filter.is_none_or(|prefix| path.starts_with(prefix)) => {
                     unsorted = true;
+                    places.insert(path.clone(), reports.len());
                     reports.push(FileReport {
                         path: path.clone(),
                         text: Text::new(),
