@@ -143,6 +143,12 @@ pub struct FoundFile {
     pub stamp: Option<Stamp>,
 }
 
+impl AsRef<Path> for FoundFile {
+    fn as_ref(&self) -> &Path {
+        &self.path
+    }
+}
+
 /// [`discover`], as the files found; with `stamped`, each file listed in a folder gets its
 /// [`Stamp`] as the folder is listed: a `stat` by the folder's handle looks up one name, where a
 /// `stat` of the file's path looks up every folder on the way (the stamps of a large

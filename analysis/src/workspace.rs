@@ -228,7 +228,7 @@ pub fn load_with_progress(root: &Path, env: Option<&str>, progress: &(dyn Fn(usi
     // cache saw with the metadata it has now is not read at all.
     let now = files::now_seconds();
     // What the cache holds of each file, found by path for all at once (both are in path order).
-    let known = cache.files_of(&found.iter().map(|file| file.path.as_path()).collect::<Vec<_>>());
+    let known = cache.files_of(&found);
     let with_cache = cache_folder.is_some();
     let loaded: Vec<ReadFile> = found
         .into_par_iter()
@@ -390,30 +390,14 @@ fn is_checked_nacl(language: Language, error: &Option<nacl_syntax::SyntaxError>)
     language == Language::Nacl && error.is_none()
 }
 
-/// The files of one part of the workspace ([`crate::db::part_files`]) as its fingerprint sees
-/// them: each text's hash, and one hash of every file's path, language and text together.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct PartHashes {
-    /// The hash of each file's text ([`crate::cache::text_hash`]), in the part's order.
-    texts: Vec<u64>,
-    /// The wrapping sum of a hash of each file's path, language and text hash: a sum, so that
-    /// the workspace's total does not depend on which part a file is dealt into.
-    files: u64,
-}
-
-/// The hashes of the `part`th part of the workspace's files: one query per part, not per file
-/// (a workspace's first fingerprint reads every file; hundreds of thousands of queries cost
-/// more than the hashing). A text's hash is the one computed as the workspace was read
-/// ([`SourceFile::read_hash`]), while the text is that one.
-#[salsa::tracked(returns(ref))]
-fn part_hashes(db: &dyn crate::db::Db, workspace: Workspace, part: usize) -> PartHashes {
-    let mut hashes = PartHashes { texts: Vec::new(), files: 0 };
-    for &file in crate::db::part_files(db, workspace, part) {
-        let (text_hash, file_hash) = file_hashes(db, file);
-        hashes.texts.push(text_hash);
-        hashes.files = hashes.files.wrapping_add(file_hash);
-    }
-    hashes
+/// The hash of the `part`th part of the workspace's files ([`crate::db::part_files`]): the
+/// wrapping sum of each file's hash of its path, language and text ([`file_hashes`]), a sum so
+/// that the workspace's total does not depend on which part a file is dealt into. One query per
+/// part, not per file (a workspace's first fingerprint reads every file; hundreds of thousands of
+/// queries cost more than the hashing).
+#[salsa::tracked(returns(copy))]
+fn part_hash(db: &dyn crate::db::Db, workspace: Workspace, part: usize) -> u64 {
+    crate::db::part_files(db, workspace, part).iter().fold(0, |sum, &file| sum.wrapping_add(file_hashes(db, file).1))
 }
 
 /// The hash of a file's text, and of its path, language and text together ([`file_hash`]); for
@@ -471,7 +455,7 @@ fn fingerprint(db: &dyn crate::db::Db, workspace: Workspace) -> u64 {
     put_bytes(&mut hasher, current_env.as_deref().unwrap_or_default().as_bytes());
     count(&mut hasher, workspace.files(db).len());
     let parts = crate::db::part_count(db, workspace);
-    let files = (0..parts).fold(0u64, |sum, part| sum.wrapping_add(part_hashes(db, workspace, part).files));
+    let files = (0..parts).fold(0u64, |sum, part| sum.wrapping_add(part_hash(db, workspace, part)));
     hasher.update(&files.to_le_bytes());
     count(&mut hasher, workspace.unsaved(db).len());
     for &file in workspace.unsaved(db) {
@@ -611,11 +595,11 @@ impl LoadedWorkspace {
         fingerprint(&self.db, self.workspace)
     }
 
-    /// Computes every part's [`part_hashes`] on all cores.
+    /// Computes every part's [`part_hash`] on all cores.
     fn hash_parts(&self) {
         let workspace = self.workspace;
         self.par_map(&self.parts(), |db, &part| {
-            part_hashes(db, workspace, part);
+            part_hash(db, workspace, part);
         });
     }
 
