@@ -78,6 +78,10 @@ impl IdType {
 /// so that parsing the IDs a workspace's references and types name allocates little.
 pub type Name = compact_str::CompactString;
 
+/// The names after an ID's type: held inline when there is one (an instance's name, a type's
+/// field), as in most IDs a workspace holds or its references name.
+pub type NameParts = smallvec::SmallVec<[Name; 1]>;
+
 /// An element ID.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct ElemId {
@@ -88,7 +92,7 @@ pub struct ElemId {
     /// What the ID names.
     pub id_type: IdType,
     /// The instance, field or annotation name, then the path below it.
-    pub name_parts: Vec<Name>,
+    pub name_parts: NameParts,
 }
 
 /// Why a text is not a legal element ID.
@@ -104,7 +108,12 @@ impl fmt::Display for IllegalId {
 impl ElemId {
     /// The ID of a type.
     pub fn type_id(adapter: &str, type_name: &str) -> ElemId {
-        ElemId { adapter: adapter.into(), type_name: type_name.into(), id_type: IdType::Type, name_parts: Vec::new() }
+        ElemId {
+            adapter: adapter.into(),
+            type_name: type_name.into(),
+            id_type: IdType::Type,
+            name_parts: NameParts::new(),
+        }
     }
 
     /// Parses a full name as Salto's `ElemID.fromFullName` does.
@@ -143,7 +152,7 @@ impl ElemId {
                 adapter: VARIABLES_NAMESPACE.into(),
                 type_name: name.into(),
                 id_type: IdType::Var,
-                name_parts: Vec::new(),
+                name_parts: NameParts::new(),
             }),
             (VARIABLES_NAMESPACE, Some(_), Some(_)) => Err(illegal("variables cannot have nested IDs".to_owned())),
             (adapter, Some(type_name), None) => Ok(ElemId::type_id(adapter, type_name)),
@@ -153,7 +162,9 @@ impl ElemId {
                 if id_type == IdType::Var {
                     return Err(illegal("variables are written `var.<name>`".to_owned()));
                 }
-                let mut name_parts = Vec::new();
+                // Sized exactly: IDs parsed here are kept (as keys of per-reference queries).
+                let parts = rest.map_or(1, |rest| memchr::memchr_iter(dot, rest.as_bytes()).count() + 1);
+                let mut name_parts = NameParts::with_capacity(parts);
                 while let Some(text) = rest {
                     let (part, after) = split_first_part(text);
                     name_parts.push(part.into());
@@ -186,7 +197,7 @@ impl ElemId {
                 adapter: self.adapter.clone(),
                 type_name: self.type_name.clone(),
                 id_type: IdType::Instance,
-                name_parts: vec![self.name_parts.first().map_or(CONFIG_NAME, Name::as_str).into()],
+                name_parts: smallvec::smallvec![self.name_parts.first().map_or(CONFIG_NAME, Name::as_str).into()],
             },
             IdType::Var | IdType::Type => self.clone(),
             IdType::Field | IdType::Attr | IdType::Annotation => ElemId::type_id(&self.adapter, &self.type_name),
@@ -198,7 +209,7 @@ impl ElemId {
         let path = match self.id_type {
             IdType::Instance => self.name_parts.get(1..).unwrap_or_default().to_vec(),
             IdType::Var => Vec::new(),
-            IdType::Type => self.name_parts.clone(),
+            IdType::Type => self.name_parts.to_vec(),
             IdType::Field | IdType::Attr | IdType::Annotation => {
                 let mut path = vec![Name::from(self.id_type.as_str())];
                 path.extend(self.name_parts.iter().cloned());
@@ -407,7 +418,7 @@ mod tests {
                 adapter: VARIABLES_NAMESPACE.into(),
                 type_name: (*name).into(),
                 id_type: IdType::Var,
-                name_parts: Vec::new(),
+                name_parts: NameParts::new(),
             }),
             [VARIABLES_NAMESPACE, ..] => Err(illegal("variables cannot have nested IDs".to_owned())),
             [adapter, type_name] => Ok(ElemId::type_id(adapter, type_name)),
@@ -416,7 +427,7 @@ mod tests {
                 if id_type == IdType::Var {
                     return Err(illegal("variables are written `var.<name>`".to_owned()));
                 }
-                let mut name_parts: Vec<Name> = rest.iter().map(|p| (*p).into()).collect();
+                let mut name_parts: NameParts = rest.iter().map(|p| (*p).into()).collect();
                 if id_type == IdType::Instance && name_parts.is_empty() {
                     name_parts.push(CONFIG_NAME.into());
                 }
@@ -453,11 +464,11 @@ mod tests {
     fn config_names_follow_salto() {
         // A settings instance has the name `_config`, dropped when it ends the name.
         let settings = ElemId::parse("salto.obj.instance").expect("legal");
-        assert_eq!(settings.name_parts, vec![CONFIG_NAME]);
+        assert_eq!(settings.name_parts[..], [CONFIG_NAME]);
         assert_eq!(settings.to_string(), "salto.obj.instance");
         let config_type = ElemId::parse("salesforce").expect("legal");
         assert_eq!(config_type.type_name, CONFIG_NAME);
-        let value_in_settings = ElemId { name_parts: vec![CONFIG_NAME.into(), "a".into()], ..settings };
+        let value_in_settings = ElemId { name_parts: smallvec::smallvec![CONFIG_NAME.into(), "a".into()], ..settings };
         assert_eq!(value_in_settings.to_string(), "salto.obj.instance._config.a");
     }
 

@@ -254,7 +254,7 @@ pub fn fragments<'t, N: NodeView<'t>>(root: N, source: &Text) -> Vec<Fragment> {
                     adapter: type_id.adapter,
                     type_name: type_id.type_name,
                     id_type: IdType::Instance,
-                    name_parts: vec![name.into()],
+                    name_parts: smallvec::smallvec![name.into()],
                 };
                 let values = block.node(BODY).map(|b| reader.entries(b.nodes(ATTRIBUTE))).unwrap_or_default();
                 out.push(Fragment {
@@ -424,7 +424,7 @@ impl Reader {
                         adapter: VARIABLES_NAMESPACE.into(),
                         type_name: entry.key.as_str().into(),
                         id_type: IdType::Var,
-                        name_parts: Vec::new(),
+                        name_parts: crate::elem_id::NameParts::new(),
                     }),
                     kind: FragmentKind::Variable,
                     range: attribute.range(),

@@ -408,7 +408,11 @@ fn label_symbol(label: &SyntaxNode) -> Option<Symbol> {
         (true, _, 0) if texts.len() <= 2 => type_label(&texts[0]),
         (true, _, 1) if texts.len() == 2 => {
             let type_id = type_label(&texts[0])?;
-            Some(ElemId { name_parts: vec![texts[1].as_str().into()], id_type: IdType::Instance, ..type_id })
+            Some(ElemId {
+                name_parts: smallvec::smallvec![texts[1].as_str().into()],
+                id_type: IdType::Instance,
+                ..type_id
+            })
         }
         // A field or annotation type: `<type> <name>`.
         (false, _, 0) => type_label(&texts[0]),

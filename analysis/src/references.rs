@@ -145,7 +145,7 @@ impl LoadedWorkspace {
         let env = self.workspace.layout(&self.db).env_of(path);
         let renamed = match named {
             Named::Element(id) if id.id_type == IdType::Instance => {
-                ElemId { name_parts: vec![new_name.into()], ..id.clone() }
+                ElemId { name_parts: smallvec::smallvec![new_name.into()], ..id.clone() }
             }
             Named::Element(id) => ElemId { type_name: new_name.into(), ..id.clone() },
             Named::Field { type_id, .. } => {

@@ -165,7 +165,7 @@ fn a_new_file_rebuilds_one_part_of_the_index_and_of_the_symbol_table() {
     files.sort_by(|a, b| a.path(&db).cmp(b.path(&db)));
     workspace.set_files(&mut db).to(files);
     let index = element_index(&db, workspace);
-    assert!(index.files.keys().any(|id| id.name_parts == ["x"]));
+    assert!(index.files.keys().any(|id| id.name_parts[..] == ["x"]));
     let index_len = index.files.len();
     assert_eq!(symbols(&db), 3000 * 2 + 1);
     let second = std::mem::take(&mut *log.lock().expect("log"));

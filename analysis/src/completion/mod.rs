@@ -335,7 +335,11 @@ impl LoadedWorkspace {
                         }
                     }
                     (Some(IdType::Instance), [name, path @ ..]) => {
-                        let id = ElemId { id_type: IdType::Instance, name_parts: vec![(*name).into()], ..type_id };
+                        let id = ElemId {
+                            id_type: IdType::Instance,
+                            name_parts: smallvec::smallvec![(*name).into()],
+                            ..type_id
+                        };
                         self.path_keys(env, &id, None, path, out);
                     }
                     (Some(IdType::Field), [field, path @ ..]) => self.path_keys(env, &type_id, Some(field), path, out),
@@ -353,7 +357,11 @@ impl LoadedWorkspace {
     fn instance_names(&self, env: Option<&str>, type_id: &ElemId, names: &names::ReferenceNames, out: &mut Collector) {
         let index = crate::db::element_index(&self.db, self.workspace);
         for name in names.instances.get(type_id).into_iter().flatten() {
-            let id = ElemId { id_type: IdType::Instance, name_parts: vec![name.as_str().into()], ..type_id.clone() };
+            let id = ElemId {
+                id_type: IdType::Instance,
+                name_parts: smallvec::smallvec![name.as_str().into()],
+                ..type_id.clone()
+            };
             if self.offered(index, env, &id, out.here) {
                 let detail = crate::elem_id::decode_nacl_case(name);
                 out.item(name.clone(), CompletionKind::Instance, detail, 0);

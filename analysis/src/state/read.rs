@@ -177,7 +177,7 @@ fn lean(element: SerializedElement) -> Option<StateElement> {
                 adapter: type_id.adapter.clone(),
                 type_name: type_id.type_name.clone(),
                 id_type: crate::elem_id::IdType::Instance,
-                name_parts: vec![name],
+                name_parts: smallvec::smallvec![name],
             };
             (id, StateKind::Instance { type_id })
         }

@@ -32,7 +32,7 @@ impl SerializedId {
         // Container types belong to no adapter, whatever the writer put there.
         let adapter =
             if crate::elem_id::is_container_name(&type_name) { Name::default() } else { self.adapter.as_str().into() };
-        let mut name_parts: Vec<Name> =
+        let mut name_parts: crate::elem_id::NameParts =
             self.name_parts.iter().filter(|p| !p.is_empty()).map(|p| p.as_str().into()).collect();
         if id_type == IdType::Instance && name_parts.is_empty() {
             name_parts.push(crate::elem_id::CONFIG_NAME.into());
