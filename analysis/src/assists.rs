@@ -121,7 +121,7 @@ impl LoadedWorkspace {
         } else if id.id_type == IdType::Field
             && let Some(name) = id.name_parts.first()
         {
-            let key = crate::db::ElementKey::new(&self.db, self.workspace, env.map(str::to_owned), id.type_of());
+            let key = crate::db::ElementKey::new(&self.db, self.workspace, crate::db::EnvRef(env), id.type_of());
             let fields = crate::types::type_info(&self.db, key).iter().flat_map(|t| &t.fields);
             let found = closest(name, fields.map(|f| f.name.to_string()).collect::<Vec<_>>().into_iter());
             found.into_iter().map(|found| with_first_name(&id, found)).collect()

@@ -489,6 +489,23 @@ pub struct ElementKey<'db> {
     pub id: ElemId,
 }
 
+/// An environment's name, borrowed, for [`ElementKey::new`]: it hashes and compares as the
+/// key's `Option<String>`, so finding a key that exists allocates nothing.
+#[derive(Debug, Clone, Copy, Hash)]
+pub struct EnvRef<'a>(pub Option<&'a str>);
+
+impl salsa::Lookup<Option<String>> for EnvRef<'_> {
+    fn into_owned(self) -> Option<String> {
+        self.0.map(str::to_owned)
+    }
+}
+
+impl salsa::HashEqLike<EnvRef<'_>> for Option<String> {
+    fn eq(&self, other: &EnvRef<'_>) -> bool {
+        self.as_deref() == other.0
+    }
+}
+
 /// The files that make up an element in an environment.
 pub fn element_files(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &ElemId) -> Vec<SourceFile> {
     element_index(db, workspace)
@@ -560,6 +577,27 @@ pub fn env_state<'db>(db: &'db dyn Db, workspace: Workspace, env: Option<&str>) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_element_key_is_found_by_a_borrowed_environment() {
+        use std::hash::BuildHasher;
+        let hasher = crate::hashing::NameHasher::default();
+        for env in [None, Some("prod"), Some("")] {
+            let owned = env.map(str::to_owned);
+            assert_eq!(hasher.hash_one(EnvRef(env)), hasher.hash_one(&owned), "{env:?}");
+            assert!(salsa::HashEqLike::eq(&owned, &EnvRef(env)));
+            assert_eq!(salsa::Lookup::<Option<String>>::into_owned(EnvRef(env)), owned);
+        }
+        assert!(!salsa::HashEqLike::eq(&Some("prod".to_owned()), &EnvRef(Some("dev"))));
+        assert!(!salsa::HashEqLike::eq(&None, &EnvRef(Some(""))));
+        // Interned either way, the key is one.
+        let loaded = crate::workspace::LoadedWorkspace::empty(std::path::Path::new("/ws"));
+        let (db, workspace) = (&loaded.db, loaded.workspace);
+        let id = ElemId::type_id("salto", "t");
+        let owned = ElementKey::new(db, workspace, Some("prod".to_owned()), id.clone());
+        assert_eq!(ElementKey::new(db, workspace, EnvRef(Some("prod")), &id), owned);
+        assert_ne!(ElementKey::new(db, workspace, EnvRef(None), &id), owned);
+    }
 
     /// An index with `elements` elements, all sharing `id`'s allocation.
     fn index_of(id: &Arc<ElemId>, elements: usize) -> ElementIndex {

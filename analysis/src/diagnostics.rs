@@ -10,12 +10,12 @@ use crate::{
         file_fragments,
     },
     elem_id::{BUILTIN_TYPES, ElemId, IdType, is_container_name},
-    fragments::{TemplatePart, Value, ValueKind},
+    fragments::{Fragment, TemplatePart, Value, ValueKind},
     layout::Layout,
     resolve::{Resolution, resolve_reference},
 };
 use nacl_syntax::{Code, Severity, SyntaxError, TextRange};
-use std::path::PathBuf;
+use std::{path::PathBuf, sync::Arc};
 
 /// A problem in a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,14 +105,8 @@ pub const MAX_RELATED: usize = 16;
 /// [`element_conflicts`] of the whole element, which every file holding a part of it shares.
 fn conflicts(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: SourceFile, out: &mut Vec<Diagnostic>) {
     let fragments = &file_fragments(db, file).fragments;
-    let mut count: crate::hashing::NameMap<&ElemId, usize> = Default::default();
-    for fragment in fragments.iter() {
-        *count.entry(&*fragment.id).or_default() += 1;
-    }
     let index = element_index(db, workspace);
-    for fragment in fragments.iter() {
-        // Each element once, at its first fragment here.
-        let Some(here) = count.remove(&*fragment.id) else { continue };
+    for (fragment, here) in first_of_each_element(fragments) {
         let only_here = here == 1
             && index.files.get(&fragment.id).is_some_and(|files| {
                 let mut active = files.iter().filter(|(_, source)| Layout::is_active(source, env));
@@ -122,7 +116,7 @@ fn conflicts(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: SourceF
         if only_here {
             continue;
         }
-        let conflicts = element_conflicts(db, ElementKey::new(db, workspace, env.map(str::to_owned), &*fragment.id));
+        let conflicts = element_conflicts(db, ElementKey::new(db, workspace, crate::db::EnvRef(env), &*fragment.id));
         for conflict in conflicts {
             for (at, &(location_file, range)) in conflict.locations.iter().enumerate() {
                 if location_file != file {
@@ -144,6 +138,26 @@ fn conflicts(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: SourceF
             }
         }
     }
+}
+
+/// Each element of `fragments` once, at its first fragment, with how many of `fragments` it has.
+fn first_of_each_element(fragments: &[Fragment]) -> Vec<(&Fragment, usize)> {
+    /// Up to this many fragments (most files have one), a scan is cheaper than hashing the IDs.
+    const SCANNED: usize = 16;
+    let same = |a: &Fragment, b: &Fragment| Arc::ptr_eq(&a.id, &b.id) || a.id == b.id;
+    if fragments.len() <= SCANNED {
+        return fragments
+            .iter()
+            .enumerate()
+            .filter(|&(at, fragment)| !fragments[..at].iter().any(|before| same(before, fragment)))
+            .map(|(at, fragment)| (fragment, fragments[at..].iter().filter(|f| same(f, fragment)).count()))
+            .collect();
+    }
+    let mut count: crate::hashing::NameMap<&ElemId, usize> = Default::default();
+    for fragment in fragments {
+        *count.entry(&*fragment.id).or_default() += 1;
+    }
+    fragments.iter().filter_map(|fragment| Some((fragment, count.remove(&*fragment.id)?))).collect()
 }
 
 /// References in the file to elements that do not exist in its environment.
@@ -188,7 +202,7 @@ fn references(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: Source
             if id.is_top_level() && id.id_type != IdType::Var {
                 return;
             }
-            let key = ElementKey::new(db, workspace, env.map(str::to_owned), id);
+            let key = ElementKey::new(db, workspace, crate::db::EnvRef(env), id);
             let (code, message) = match resolve_reference(db, key) {
                 Resolution::Resolved => return,
                 Resolution::Missing(what) => (
@@ -310,8 +324,35 @@ fn relative_static_path(path: &str) -> Option<PathBuf> {
 
 #[cfg(test)]
 mod tests {
-    use super::relative_static_path;
+    use super::{first_of_each_element, relative_static_path};
     use std::path::PathBuf;
+
+    /// The elements of a file of `blocks` instances named as given, each with the number of
+    /// blocks it has there, in the order they first appear.
+    fn first_of_each(blocks: &[&str]) -> Vec<(String, usize)> {
+        let text: String = blocks.iter().map(|name| format!("salto.t {name} {{\n}}\n")).collect();
+        let fragments = crate::db::FileFragments::of_text(&text.as_str().into()).fragments;
+        assert_eq!(fragments.len(), blocks.len());
+        first_of_each_element(&fragments).into_iter().map(|(f, n)| (f.id.to_string(), n)).collect()
+    }
+
+    #[test]
+    fn each_element_of_a_file_is_counted_once_at_its_first_block() {
+        let small = first_of_each(&["a", "b", "a", "c", "a"]);
+        let names = |list: &[(&str, usize)]| {
+            list.iter().map(|(n, c)| (format!("salto.t.instance.{n}"), *c)).collect::<Vec<_>>()
+        };
+        assert_eq!(small, names(&[("a", 3), ("b", 1), ("c", 1)]));
+        // Past the scan's limit, counted in a map: the same answer.
+        let many: Vec<String> = (0..40).map(|i| format!("e{}", i % 7)).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        let expected: Vec<(String, usize)> =
+            (0..7).map(|i| (format!("salto.t.instance.e{i}"), if i < 5 { 6 } else { 5 })).collect();
+        assert_eq!(first_of_each(&many), expected);
+        // Within the limit, scanned: twice each.
+        let twice: Vec<(String, usize)> = expected.iter().map(|(n, _)| (n.clone(), 2)).collect();
+        assert_eq!(first_of_each(&many[..14]), twice);
+    }
 
     #[test]
     fn static_paths_stay_inside() {

@@ -48,7 +48,7 @@ impl LoadedWorkspace {
                 let field = value_path.remove(1);
                 value_path.remove(0);
                 // A field's annotations are typed by its type's annotation types (or are core).
-                let key = ElementKey::new(&self.db, self.workspace, env.clone(), top.clone());
+                let key = ElementKey::new(&self.db, self.workspace, crate::db::EnvRef(env.as_deref()), top.clone());
                 let field_type = type_info(&self.db, key)
                     .as_ref()
                     .and_then(|t| t.field(&field))
@@ -143,7 +143,7 @@ impl LoadedWorkspace {
                 continue;
             }
             let Ok(id) = ElemId::parse(&type_name) else { return unknown() };
-            let key = ElementKey::new(&self.db, self.workspace, env.map(str::to_owned), id);
+            let key = ElementKey::new(&self.db, self.workspace, crate::db::EnvRef(env), id);
             let Some(found) = type_info(&self.db, key).as_ref().and_then(|t| t.field(step)).cloned() else {
                 return unknown();
             };

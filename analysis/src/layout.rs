@@ -27,8 +27,10 @@ pub struct Layout {
 pub enum Source {
     /// Shared by every environment.
     Common,
-    /// One environment's own files (`envs/<name>/...`).
-    Env(String),
+    /// One environment's own files (`envs/<name>/...`). Held inline (environment names are
+    /// short): every element of an environment's file carries its source, cloned without an
+    /// allocation.
+    Env(compact_str::CompactString),
     /// Adapter configuration (`salto.config/adapters/...`): elements like any other.
     AdapterConfig,
     /// Workspace configuration (`salto.config/workspace.nacl`, `envs.nacl`, ...): each file is
@@ -63,7 +65,7 @@ impl Layout {
         match (parts.next(), parts.next()) {
             (Some(CONFIG_DIR), Some("adapters")) => Source::AdapterConfig,
             (Some(CONFIG_DIR), _) => Source::WorkspaceConfig,
-            (Some(ENVS_DIR), Some(env)) if self.envs.iter().any(|e| e == env) => Source::Env(env.to_owned()),
+            (Some(ENVS_DIR), Some(env)) if self.envs.iter().any(|e| e == env) => Source::Env(env.into()),
             _ => Source::Common,
         }
     }
@@ -71,7 +73,7 @@ impl Layout {
     /// The environment a file is analysed in: its own for environment files, else the current one.
     pub fn env_of(&self, path: &Path) -> Option<String> {
         match self.source_of(path) {
-            Source::Env(env) => Some(env),
+            Source::Env(env) => Some(env.into()),
             Source::Common | Source::AdapterConfig | Source::WorkspaceConfig => self.current_env.clone(),
         }
     }

@@ -111,11 +111,9 @@ fn lookup(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &ElemId) -> 
     let (found, looked_up, holder) = match (top.id_type, path.split_first()) {
         (IdType::Var, _) => return found(values().map(|e| &e.value)),
         (IdType::Instance, None) => return Lookup::Found(Vec::new()),
-        (IdType::Instance, Some(_)) => {
-            (find_path(values(), &path), &path[..], format!("instance `{top}` has no value"))
-        }
+        (IdType::Instance, Some(_)) => (find_path(values(), &path), &path[..], Holder::Instance),
         (IdType::Type, Some((kind, rest))) => match (kind.as_str(), rest.split_first()) {
-            ("attr", Some(_)) => (find_path(values(), rest), rest, format!("type `{top}` has no annotation value")),
+            ("attr", Some(_)) => (find_path(values(), rest), rest, Holder::Type),
             ("field", Some((name, annotation_path))) => {
                 let defs: Vec<_> = fragments.iter().flat_map(|f| &f.fields).filter(|d| *d.name == **name).collect();
                 if defs.is_empty() {
@@ -126,11 +124,7 @@ fn lookup(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &ElemId) -> 
                     return Lookup::Found(Vec::new());
                 }
                 let annotations = defs.iter().flat_map(|d| &d.annotations);
-                (
-                    find_path(annotations, annotation_path),
-                    annotation_path,
-                    format!("field `{name}` of `{top}` has no annotation value"),
-                )
+                (find_path(annotations, annotation_path), annotation_path, Holder::Field(name))
             }
             ("annotation", Some((name, deeper))) => {
                 let declared = fragments.iter().flat_map(|f| &f.annotation_types).any(|d| *d.name == **name);
@@ -151,9 +145,25 @@ fn lookup(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &ElemId) -> 
         PathLookup::Opaque => Lookup::Opaque,
         PathLookup::Missing(depth) => {
             let shown = looked_up[..=depth].join(".");
+            let holder = match holder {
+                Holder::Instance => format!("instance `{top}` has no value"),
+                Holder::Type => format!("type `{top}` has no annotation value"),
+                Holder::Field(name) => format!("field `{name}` of `{top}` has no annotation value"),
+            };
             hidden_or_missing(db, workspace, env, &top, &path, format!("{holder} at `{shown}`"))
         }
     }
+}
+
+/// What holds the values a path is looked up in, named in the message when the path is missing
+/// (built only then: most paths exist).
+enum Holder<'a> {
+    /// An instance's values.
+    Instance,
+    /// A type's annotation values.
+    Type,
+    /// The annotation values of the field of this name.
+    Field(&'a str),
 }
 
 /// A missing path, unless Salto's state (or a hidden field, or a `_default`) provides it.
@@ -193,7 +203,7 @@ fn provided_elsewhere(db: &dyn Db, workspace: Workspace, env: Option<&str>, top:
     if SERVICE_MANAGED.contains(&first.as_str()) {
         return true;
     }
-    let key = ElementKey::new(db, workspace, env.map(str::to_owned), top.type_of());
+    let key = ElementKey::new(db, workspace, crate::db::EnvRef(env), top.type_of());
     type_info(db, key)
         .as_ref()
         .is_some_and(|info| info.hidden_value || info.field(first).is_some_and(|field| field.hidden || field.default))

@@ -50,7 +50,7 @@ pub(crate) fn instances(
             continue;
         }
         let Some(info) = checker.type_info(&type_id) else {
-            let key = ElementKey::new(db, workspace, env.map(str::to_owned), &type_id);
+            let key = ElementKey::new(db, workspace, crate::db::EnvRef(env), &type_id);
             missing_type(db, workspace, env, fragment, &type_id, key, out);
             continue;
         };
@@ -185,9 +185,9 @@ fn missing_type<'db>(
 /// instance's fragments sets, leaving out hidden ones (Salto keeps those in its state) and those
 /// Salto fills from a `_default` of the field's type.
 pub(crate) fn missing_required_fields<'a>(
-    db: &dyn Db,
+    db: &'a dyn Db,
     workspace: Workspace,
-    env: Option<&str>,
+    env: Option<&'a str>,
     fragment: &Fragment,
     info: &'a crate::types::TypeInfo,
 ) -> Vec<&'a FieldInfo> {
@@ -232,7 +232,8 @@ struct Checker<'a> {
     elsewhere: Vec<&'a [Entry]>,
     /// The summaries of the types looked up so far, by name as written (`None`: no such type,
     /// or not a type name): a file's values name the same few types over and over.
-    types: std::cell::RefCell<crate::hashing::NameMap<crate::fragments::Text, Option<&'a TypeInfo>>>,
+    /// Keyed by the names themselves, which the types' summaries hold.
+    types: std::cell::RefCell<crate::hashing::NameMap<&'a str, Option<&'a TypeInfo>>>,
 }
 
 impl<'a> Checker<'a> {
@@ -241,24 +242,24 @@ impl<'a> Checker<'a> {
     }
 
     /// The summary of the type named `name`, looked up once per checker.
-    fn type_named(&self, name: &str) -> Option<&'a TypeInfo> {
+    fn type_named(&self, name: &'a str) -> Option<&'a TypeInfo> {
         if let Some(&info) = self.types.borrow().get(name) {
             return info;
         }
         let info = ElemId::parse(name).ok().and_then(|id| self.type_info(&id));
-        self.types.borrow_mut().insert(name.into(), info);
+        self.types.borrow_mut().insert(name, info);
         info
     }
 
     /// The summary of the type `id` in the checker's environment.
     fn type_info(&self, id: &ElemId) -> Option<&'a TypeInfo> {
-        let key = ElementKey::new(self.db, self.workspace, self.env.map(str::to_owned), id);
+        let key = ElementKey::new(self.db, self.workspace, crate::db::EnvRef(self.env), id);
         type_info(self.db, key).as_ref()
     }
 
     /// The required fields of `info` (the type of `fragment`, an instance) that none of the
     /// instance's fragments sets ([`missing_required_fields`]).
-    fn missing_required_fields<'i>(&self, fragment: &Fragment, info: &'i TypeInfo) -> Vec<&'i FieldInfo> {
+    fn missing_required_fields(&self, fragment: &Fragment, info: &'a TypeInfo) -> Vec<&'a FieldInfo> {
         let keys = instance_keys(self.db, self.workspace, self.env, fragment);
         info.fields
             .iter()
@@ -269,14 +270,14 @@ impl<'a> Checker<'a> {
     }
 
     /// Whether values of type `name` are hidden (`_hidden_value = true` on the type).
-    fn hidden_type(&self, name: &str) -> bool {
+    fn hidden_type(&self, name: &'a str) -> bool {
         self.type_named(name).is_some_and(|t| t.hidden_value)
     }
 
     /// Whether Salto fills a value of type `name` from defaults into an instance that leaves it
     /// out: the type has a `_default`, or it is an object type one of whose fields has a
     /// default (directly or, recursively, through its own type).
-    fn fills_default(&self, name: &str, depth: usize) -> bool {
+    fn fills_default(&self, name: &'a str, depth: usize) -> bool {
         /// Deeper than this, type graphs are assumed to be cycles.
         const MAX_DEPTH: usize = 8;
         let Ok(id) = ElemId::parse(name) else { return false };
@@ -290,7 +291,7 @@ impl<'a> Checker<'a> {
     }
 
     /// What values of type `name` must be.
-    fn expected(&self, name: &str) -> Expected {
+    fn expected(&self, name: &'a str) -> Expected {
         if let Some(primitive) = builtin_primitive(name) {
             return Expected::Primitive(primitive);
         }
@@ -309,7 +310,7 @@ impl<'a> Checker<'a> {
     fn object_entries<'e>(
         &self,
         type_id: &dyn std::fmt::Display,
-        info: &crate::types::TypeInfo,
+        info: &'a crate::types::TypeInfo,
         entries: &'e [Entry],
         path: &mut Vec<PathStep<'e>>,
         out: &mut Vec<Diagnostic>,
@@ -340,7 +341,7 @@ impl<'a> Checker<'a> {
     /// field.
     fn value<'e>(
         &self,
-        type_name: &str,
+        type_name: &'a str,
         restriction: Option<&Restriction>,
         path: &mut Vec<PathStep<'e>>,
         value: &'e Value,
@@ -429,7 +430,7 @@ impl<'a> Checker<'a> {
     /// Checks an object value at `path` against its object type `type_name`.
     fn object<'e>(
         &self,
-        type_name: &str,
+        type_name: &'a str,
         path: &mut Vec<PathStep<'e>>,
         value: &Value,
         entries: &'e [Entry],

@@ -100,7 +100,7 @@ fn core_shape(key: &str) -> Option<Shape> {
 impl LoadedWorkspace {
     /// The summary of a type in an environment (memoized).
     pub(crate) fn type_summary(&self, env: Option<&str>, id: &ElemId) -> Option<&TypeInfo> {
-        let key = ElementKey::new(&self.db, self.workspace, env.map(str::to_owned), id.clone());
+        let key = ElementKey::new(&self.db, self.workspace, crate::db::EnvRef(env), id.clone());
         type_info(&self.db, key).as_ref()
     }
 
