@@ -338,12 +338,17 @@ pub fn fragments_of<'db>(db: &'db dyn Db, file: SourceFile, id: &ElemId) -> Vec<
     fragment_positions(db, file).get(id).map(|at| at.iter().map(|&i| &fragments[i]).collect()).unwrap_or_default()
 }
 
+/// The files that define one element, with their sources: held inline for one file (almost every
+/// element), so that the index makes no list per element and finding an element's file reads
+/// no other memory.
+pub type ElementFiles = smallvec::SmallVec<[(SourceFile, Source); 1]>;
+
 /// Which files define each element, with the source each file belongs to.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct ElementIndex {
     /// Element ID → files in path order, with their source. The IDs are shared with
     /// [`file_element_ids`] and the index's parts, not copied.
-    pub files: NameMap<Arc<ElemId>, Vec<(SourceFile, Source)>>,
+    pub files: NameMap<Arc<ElemId>, ElementFiles>,
     /// The types each adapter defines in NaCl, by adapter.
     pub types_by_adapter: NameMap<String, Vec<Arc<ElemId>>>,
 }
@@ -441,9 +446,8 @@ pub fn element_index(db: &dyn Db, workspace: Workspace) -> ElementIndex {
         for (id, file, source) in part {
             let file = *file;
             match index.files.entry(id.clone()) {
-                // Most elements are in one file: a list of one (a first push would make room for four).
                 Entry::Vacant(entry) => {
-                    entry.insert(vec![(file, source.clone())]);
+                    entry.insert(smallvec::smallvec![(file, source.clone())]);
                 }
                 Entry::Occupied(mut entry) => {
                     let files = entry.get_mut();
@@ -605,7 +609,7 @@ mod tests {
         for i in 0..elements {
             let mut own = (**id).clone();
             own.name_parts.push(i.to_string().into());
-            index.files.insert(Arc::new(own), Vec::new());
+            index.files.insert(Arc::new(own), ElementFiles::new());
             index.types_by_adapter.entry(i.to_string()).or_default().push(id.clone());
         }
         index

@@ -5,10 +5,7 @@
 use crate::codes::AnalysisCode;
 use crate::language::Language;
 use crate::{
-    db::{
-        Db, ElementKey, SourceFile, Workspace, element_conflicts, element_exists, element_index, env_state,
-        file_fragments,
-    },
+    db::{Db, ElementKey, SourceFile, Workspace, element_conflicts, element_index, env_state, file_fragments},
     elem_id::{BUILTIN_TYPES, ElemId, IdType, is_container_name},
     fragments::{Fragment, TemplatePart, Value, ValueKind},
     layout::Layout,
@@ -198,7 +195,8 @@ fn references(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: Source
         if builtin || in_state {
             return;
         }
-        if element_exists(db, workspace, env, top) {
+        // The index read once above, not through a query per reference.
+        if index.files.get(top).is_some_and(|files| crate::db::defined_in(files, env)) {
             if id.is_top_level() && id.id_type != IdType::Var {
                 return;
             }

@@ -11,7 +11,7 @@
 //! the merged element exactly when it exists in one of its fragments.
 
 use crate::{
-    db::{Db, ElementKey, Workspace, element_exists, element_files, env_state, fragments_of},
+    db::{Db, ElementKey, Workspace, element_files, env_state, fragments_of},
     elem_id::{ElemId, IdType, Name},
     fragments::{Entry, Fragment, TemplatePart, Value, ValueKind},
     types::type_info,
@@ -101,11 +101,12 @@ fn leads_to_cycle(db: &dyn Db, workspace: Workspace, env: Option<&str>, start: &
 /// Looks up what `id` names in the fragments of its element.
 fn lookup(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &ElemId) -> Lookup {
     let (top, path) = id.top_level();
-    if !element_exists(db, workspace, env, &top) {
+    // An element exists in an environment when one of its files is active there.
+    let files = element_files(db, workspace, env, &top);
+    if files.is_empty() {
         return Lookup::Opaque;
     }
-    let fragments: Vec<&Fragment> =
-        element_files(db, workspace, env, &top).into_iter().flat_map(|file| fragments_of(db, file, &top)).collect();
+    let fragments: Vec<&Fragment> = files.into_iter().flat_map(|file| fragments_of(db, file, &top)).collect();
     let values = || fragments.iter().flat_map(|f| &f.values);
     // The values the path is looked up in, the path there, and what holds them (for messages).
     let (found, looked_up, holder) = match (top.id_type, path.split_first()) {
