@@ -64,7 +64,10 @@ pub struct ReadHashes {
 }
 
 /// A workspace: its layout and its files.
-#[salsa::input(debug)]
+/// A database holds one workspace (a singleton: [`Workspace::get`] finds it, so a per-file query
+/// can take the file alone, which salsa keys directly, where a query of a workspace and a file has
+/// salsa intern the pair first).
+#[salsa::input(debug, singleton)]
 pub struct Workspace {
     /// Root, environments and the current environment.
     #[returns(ref)]

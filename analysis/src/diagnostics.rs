@@ -52,8 +52,9 @@ impl Diagnostic {
 
 /// Every diagnostic of a file, ordered by position, whatever its language.
 pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> &[Diagnostic] {
+    debug_assert_eq!(Workspace::try_get(db), Some(workspace), "a database holds one workspace");
     match file.language(db) {
-        Language::Nacl => nacl_file_diagnostics(db, workspace, file),
+        Language::Nacl => nacl_file_diagnostics(db, file),
         Language::Hcl => hcl_file_diagnostics(db, workspace, file),
         Language::Arm => crate::arm::diagnostics(db, file),
     }
@@ -79,9 +80,10 @@ fn hcl_file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> 
     out
 }
 
-/// Every diagnostic of a NaCl file, ordered by position.
+/// Every diagnostic of a NaCl file, ordered by position (in the database's one workspace).
 #[salsa::tracked(returns(ref))]
-fn nacl_file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<Diagnostic> {
+fn nacl_file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
+    let workspace = Workspace::get(db);
     let env = workspace.layout(db).env_of(file.path(db));
     let mut out: Vec<Diagnostic> = file_fragments(db, file).syntax_errors.iter().map(Diagnostic::from_syntax).collect();
     conflicts(db, workspace, env.as_deref(), file, &mut out);
