@@ -330,12 +330,14 @@ fn fragment_positions(db: &dyn Db, file: SourceFile) -> NameMap<Arc<ElemId>, Vec
     positions
 }
 
+/// Up to this many fragments in a file (most files have one), finding an element's fragments by
+/// a scan is cheaper than hashing their IDs.
+pub(crate) const FRAGMENTS_SCANNED: usize = 16;
+
 /// The fragments of element `id` in `file`, in order.
 pub fn fragments_of<'db>(db: &'db dyn Db, file: SourceFile, id: &ElemId) -> Vec<&'db Fragment> {
-    /// Up to this many fragments a scan is cheaper than an index.
-    const SCAN_LIMIT: usize = 16;
     let fragments = &file_fragments(db, file).fragments;
-    if fragments.len() <= SCAN_LIMIT {
+    if fragments.len() <= FRAGMENTS_SCANNED {
         return fragments.iter().filter(|f| *f.id == *id).collect();
     }
     fragment_positions(db, file).get(id).map(|at| at.iter().map(|&i| &fragments[i]).collect()).unwrap_or_default()
@@ -357,6 +359,11 @@ pub struct ElementIndex {
 }
 
 impl ElementIndex {
+    /// Whether element `id` is defined in an environment (one of its files is active there).
+    pub fn defines(&self, id: &ElemId, env: Option<&str>) -> bool {
+        self.files.get(id).is_some_and(|files| defined_in(files, env))
+    }
+
     /// Whether an adapter defines at least one type in NaCl.
     pub fn adapter_has_types(&self, adapter: &str) -> bool {
         self.types_by_adapter.contains_key(adapter)
@@ -561,7 +568,7 @@ pub fn element_conflicts<'db>(db: &'db dyn Db, key: ElementKey<'db>) -> Vec<merg
 
 /// Whether an element exists in an environment.
 pub fn element_exists(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &ElemId) -> bool {
-    element_index(db, workspace).files.get(id).is_some_and(|files| defined_in(files, env))
+    element_index(db, workspace).defines(id, env)
 }
 
 /// Whether an element whose files (an entry of [`ElementIndex::files`]) are `files` is defined in

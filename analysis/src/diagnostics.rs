@@ -141,10 +141,8 @@ fn conflicts(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: SourceF
 
 /// Each element of `fragments` once, at its first fragment, with how many of `fragments` it has.
 fn first_of_each_element(fragments: &[Fragment]) -> Vec<(&Fragment, usize)> {
-    /// Up to this many fragments (most files have one), a scan is cheaper than hashing the IDs.
-    const SCANNED: usize = 16;
     let same = |a: &Fragment, b: &Fragment| Arc::ptr_eq(&a.id, &b.id) || a.id == b.id;
-    if fragments.len() <= SCANNED {
+    if fragments.len() <= crate::db::FRAGMENTS_SCANNED {
         return fragments
             .iter()
             .enumerate()
@@ -198,7 +196,7 @@ fn references(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: Source
             return;
         }
         // The index read once above, not through a query per reference.
-        if index.files.get(top).is_some_and(|files| crate::db::defined_in(files, env)) {
+        if index.defines(top, env) {
             if id.is_top_level() && id.id_type != IdType::Var {
                 return;
             }
