@@ -765,19 +765,22 @@ impl LoadedWorkspace {
         let db = &self.db;
         // In the workspace's order, which is its paths' and the cache's: a text's hash is the
         // one taken as it was read, and only a text set since is hashed again.
-        let entries: Vec<crate::cache::SavedFile<'_>> = self
-            .workspace
-            .files(db)
-            .iter()
-            .filter(|&&f| f.language(db) == Language::Nacl && !unreadable.contains(f.path(db).as_path()))
-            .map(|&f| crate::cache::SavedFile {
-                path: f.path(db).as_path(),
-                text: f.text(db).get(),
-                hash: file_hashes(db, f).0,
-                stamp: f.stamp(db),
-                results: crate::db::file_fragments(db, f),
-            })
-            .collect();
+        let files = self.workspace.files(db);
+        // At its exact capacity: grown by doubling, it would hold up to twice as much, at the
+        // moment every file's results are in memory.
+        let mut entries = Vec::with_capacity(files.len());
+        entries.extend(
+            files
+                .iter()
+                .filter(|&&f| f.language(db) == Language::Nacl && !unreadable.contains(f.path(db).as_path()))
+                .map(|&f| crate::cache::SavedFile {
+                    path: f.path(db).as_path(),
+                    text: f.text(db).get(),
+                    hash: file_hashes(db, f).0,
+                    stamp: f.stamp(db),
+                    results: crate::db::file_fragments(db, f),
+                }),
+        );
         crate::cache::save(&folder, &self.workspace.layout(&self.db).root, &entries)?;
         self.cache_stale.store(false, Ordering::Release);
         Ok(())

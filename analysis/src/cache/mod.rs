@@ -64,6 +64,12 @@ fn writer() -> &'static str {
 }
 /// How many files one chunk holds (chunks are encoded and decoded in parallel).
 const CHUNK: usize = 256;
+
+/// The most bytes a file's header in the index takes beside its path's bytes: eleven integers
+/// (the path's length, the text's length and hash, the results' place, size and checksum, and
+/// the stamp's six) as postcard's variable-length integers of at most ten bytes each, and the
+/// tag of the optional stamp. Reserved, not written: the unused rest is never touched.
+const HEADER_FIELDS: usize = 11 * 10 + 1;
 /// The largest cache file read (a workspace is at most 2 GiB of text).
 const MAX_CACHE_BYTES: u64 = 8 << 30;
 /// How many workspaces' caches the cache folder keeps; the least recently written go first.
@@ -582,8 +588,11 @@ pub fn save(folder: &Path, root: &Path, files: &[SavedFile<'_>]) -> io::Result<(
     write_replacing(&target, |out| {
         out.write_all(MAGIC)?;
         out.write_all(&postcard::to_allocvec(writer()).map_err(io::Error::other)?)?;
-        // The index, in chunks of `CHUNK` files each after its length.
-        let mut index = Vec::new();
+        // The index, in chunks of `CHUNK` files each after its length; reserved once for its
+        // likely size (each header is its path and at most `HEADER_FIELDS` bytes more) instead
+        // of grown by doubling at the moment every file's results are in memory.
+        let likely = files.iter().map(|file| file.path.as_os_str().len() + HEADER_FIELDS).sum::<usize>();
+        let mut index = Vec::with_capacity(likely + files.len().div_ceil(CHUNK) * 8);
         let mut written = 0u64;
         for files in files.chunks(window) {
             let chunks: Vec<(Vec<u8>, Vec<StoredHeader<'_>>)> =
