@@ -322,29 +322,11 @@ impl Reader {
     /// The text of a `LABEL` or `KEY` (decoded when quoted).
     fn name_text<'t>(&self, name: impl NodeView<'t>) -> Text {
         match name.node(STRING) {
-            Some(string) => {
-                self.plain_string(string).unwrap_or_else(|| self.text(&string.string_value(), content_start(string)))
-            }
+            Some(string) => self
+                .literal_text(string, false)
+                .unwrap_or_else(|| self.text(&string.string_value(), content_start(string))),
             None => self.text(&name.name_text(), name.range().start()),
         }
-    }
-
-    /// The value of a `"` string of literal text alone (no escape, no template), sliced from
-    /// the file without decoding it; `None` for any other string.
-    fn plain_string<'t>(&self, string: impl NodeView<'t>) -> Option<Text> {
-        let mut literal = None;
-        for part in string.children() {
-            match part {
-                NodeOrToken::Token(t) if t.kind() == STRING_TEXT && literal.is_none() => literal = Some(t),
-                NodeOrToken::Token(t) if matches!(t.kind(), STRING_TEXT | ESCAPE) => return None,
-                NodeOrToken::Token(_) => {}
-                NodeOrToken::Node(_) => return None,
-            }
-        }
-        Some(match literal {
-            Some(token) => self.token_text(token),
-            None => self.text("", content_start(string)),
-        })
     }
 
     fn type_fragment<'t>(
@@ -506,34 +488,24 @@ impl Reader {
 
     /// A string's value: plain text, or a template when it holds references.
     fn string_kind<'t>(&self, string: impl NodeView<'t>, multiline: bool) -> ValueKind {
-        if !multiline && let Some(text) = self.plain_string(string) {
+        if let Some(text) = self.literal_text(string, multiline) {
             return ValueKind::String(text);
         }
         if !string.has_templates() {
             let text = if multiline { string.multiline_value() } else { string.string_value() };
             return ValueKind::String(self.text(&text, content_start(string)));
         }
-        // Rebuild the literal text between references with the same decoding as the whole string.
+        // The literal text between references, decoded as the whole string would be: a piece
+        // of literal text alone is sliced from the file; one with an escape is decoded.
         let mut out = Vec::new();
-        let mut text = nacl_syntax::nacl::StringDecoder::default();
-        // Where the piece being decoded starts.
-        let mut at = None;
-        let flush =
-            |text: &mut nacl_syntax::nacl::StringDecoder, out: &mut Vec<TemplatePart>, at: Option<TextSize>, last| {
-                let text = std::mem::take(text);
-                let piece = if last && multiline { text.finish_multiline() } else { text.finish() };
-                if let (false, Some(at)) = (piece.is_empty(), at) {
-                    out.push(TemplatePart::Text(self.text(&piece, at)));
-                }
-            };
+        let mut piece = Piece::default();
         for part in string.children() {
             match part {
                 NodeOrToken::Token(t) if matches!(t.kind(), STRING_TEXT | ESCAPE) => {
-                    at.get_or_insert(t.range().start());
-                    text.push_piece(t.kind(), t.text(), multiline)
+                    piece.push(&self.source, t.kind(), t.text(), t.range(), multiline)
                 }
                 NodeOrToken::Node(template) if template.kind() == TEMPLATE => {
-                    flush(&mut text, &mut out, at.take(), false);
+                    self.flush(&mut piece, &mut out, false);
                     if let Some(id) = template.token(IDENT) {
                         out.push(TemplatePart::Reference(Reference { text: self.token_text(id), range: id.range() }));
                     }
@@ -541,8 +513,51 @@ impl Reader {
                 _ => {}
             }
         }
-        flush(&mut text, &mut out, at, true);
+        self.flush(&mut piece, &mut out, multiline);
         ValueKind::Template(out.into_boxed_slice())
+    }
+
+    /// Ends the piece of literal text of a template being read, adding it to `out` unless it is
+    /// empty; `ends_multiline`: it ends a multiline string, whose final line break is not part of
+    /// its value.
+    fn flush(&self, piece: &mut Piece, out: &mut Vec<TemplatePart>, ends_multiline: bool) {
+        let Piece { range, decoder } = std::mem::take(piece);
+        let Some(range) = range else { return };
+        let text = match decoder {
+            None => slice_of(&self.source, usize::from(range.start())..usize::from(range.end()))
+                .map(|text| if ends_multiline { without_final_break(text) } else { text }),
+            Some(decoder) => {
+                let text = if ends_multiline { decoder.finish_multiline() } else { decoder.finish() };
+                Some(self.text(&text, range.start()))
+            }
+        };
+        if let Some(text) = text.filter(|t| !t.is_empty()) {
+            out.push(TemplatePart::Text(text));
+        }
+    }
+
+    /// The value of a string of literal text alone (no escape, no template; for a multiline
+    /// string its content lines, without the line break that ends the last), sliced from the file
+    /// without decoding it; `None` for any other string.
+    fn literal_text<'t>(&self, string: impl NodeView<'t>, multiline: bool) -> Option<Text> {
+        let mut range: Option<TextRange> = None;
+        for part in string.children() {
+            match part {
+                NodeOrToken::Token(t) if t.kind() == STRING_TEXT => {
+                    range = Some(match range {
+                        None => t.range(),
+                        Some(so_far) if so_far.end() == t.range().start() => so_far.cover(t.range()),
+                        Some(_) => return None,
+                    });
+                }
+                NodeOrToken::Token(t) if t.kind() == ESCAPE => return None,
+                NodeOrToken::Token(_) => {}
+                NodeOrToken::Node(_) => return None,
+            }
+        }
+        let Some(range) = range else { return Some(self.text("", content_start(string))) };
+        let text = slice_of(&self.source, usize::from(range.start())..usize::from(range.end()))?;
+        Some(if multiline { without_final_break(text) } else { text })
     }
 
     fn call_kind<'t>(&self, call: impl NodeView<'t>) -> ValueKind {
@@ -715,6 +730,49 @@ pub mod stored_range {
 
 /// Where the content of a string node starts: its first text or escape (the end of the string
 /// when it has none).
+/// The piece of a template's literal text being read: where it is written, and its decoder once
+/// an escape (or a gap) made its value differ from what is written there.
+#[derive(Default)]
+struct Piece {
+    range: Option<TextRange>,
+    decoder: Option<nacl_syntax::nacl::StringDecoder>,
+}
+
+impl Piece {
+    /// Adds a token of literal text or an escape, written at `range` in `source`.
+    fn push(
+        &mut self,
+        source: &str,
+        kind: nacl_syntax::nacl::SyntaxKind,
+        text: &str,
+        range: TextRange,
+        multiline: bool,
+    ) {
+        let follows = self.range.is_none_or(|so_far| so_far.end() == range.start());
+        if self.decoder.is_none() && (kind == ESCAPE || !follows) {
+            let mut decoder = nacl_syntax::nacl::StringDecoder::default();
+            if let Some(written) = self.range.and_then(|so_far| source.get(std::ops::Range::<usize>::from(so_far))) {
+                decoder.push_piece(STRING_TEXT, written, multiline);
+            }
+            self.decoder = Some(decoder);
+        }
+        if let Some(decoder) = &mut self.decoder {
+            decoder.push_piece(kind, text, multiline);
+        }
+        self.range = Some(self.range.map_or(range, |so_far| so_far.cover(range)));
+    }
+}
+
+/// `text` without the line break at its end, if any (a `\n`, of which a `\r` before it stays, or a
+/// lone `\r`): how a multiline string's value ends
+/// ([`nacl_syntax::nacl::StringDecoder::finish_multiline`]).
+fn without_final_break(text: Text) -> Text {
+    match text.as_bytes().last() {
+        Some(b'\n' | b'\r') => text.substr(..text.len() - 1),
+        _ => text,
+    }
+}
+
 fn content_start<'t>(string: impl NodeView<'t>) -> TextSize {
     string
         .children()
