@@ -631,6 +631,9 @@ fn push_index_chunk<'a>(
 fn encode_chunk<'a>(root: &Path, files: &[SavedFile<'a>]) -> io::Result<(Vec<u8>, Vec<StoredHeader<'a>>)> {
     let mut out = Vec::new();
     let mut headers = Vec::with_capacity(files.len());
+    // Each file's results are encoded into this one buffer, cleared after each, instead of a new
+    // one grown by doubling for every file.
+    let mut encoded = Vec::new();
     for &SavedFile { path, text, hash, stamp, results } in files {
         let Some(path) = files::strip_base(path, root).and_then(Path::to_str) else { continue };
         let stored = StoredResults {
@@ -645,12 +648,12 @@ fn encode_chunk<'a>(root: &Path, files: &[SavedFile<'a>]) -> io::Result<(Vec<u8>
                 .collect(),
             fragments: std::borrow::Cow::Borrowed(&results.fragments),
         };
-        let (stored, table) = stored_text::writing(text, || postcard::to_allocvec(&stored));
-        let stored = stored.map_err(io::Error::other)?;
-        let table = postcard::to_allocvec(&table).map_err(io::Error::other)?;
+        encoded.clear();
+        let (stored, table) = stored_text::writing(text, || postcard::to_extend(&stored, std::mem::take(&mut encoded)));
+        encoded = stored.map_err(io::Error::other)?;
         let at = out.len();
-        out.extend(table);
-        out.extend(stored);
+        out = postcard::to_extend(&table, out).map_err(io::Error::other)?;
+        out.extend_from_slice(&encoded);
         let check = xxhash_rust::xxh3::xxh3_64(&out[at..]);
         let (at, size) = (at as u64, (out.len() - at) as u64);
         headers.push(StoredHeader { path, len: text.len() as u64, hash, stamp, at, size, check });
