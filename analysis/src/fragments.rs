@@ -728,8 +728,6 @@ pub mod stored_range {
     }
 }
 
-/// Where the content of a string node starts: its first text or escape (the end of the string
-/// when it has none).
 /// The piece of a template's literal text being read: where it is written, and its decoder once
 /// an escape (or a gap) made its value differ from what is written there.
 #[derive(Default)]
@@ -773,6 +771,8 @@ fn without_final_break(text: Text) -> Text {
     }
 }
 
+/// Where the content of a string node starts: its first text or escape (the end of the string
+/// when it has none).
 fn content_start<'t>(string: impl NodeView<'t>) -> TextSize {
     string
         .children()
@@ -805,6 +805,60 @@ mod tests {
         assert_eq!(read(&source, ""), None);
         // The key is past the end of a shorter text.
         assert_eq!(read(&source[..12], &table), None);
+    }
+
+    /// A string value's text, references written back as `${ id }`: what decoding the whole
+    /// string node gives ([`NodeView::string_value`], [`NodeView::multiline_value`]).
+    fn rejoined(kind: &ValueKind) -> Option<String> {
+        match kind {
+            ValueKind::String(text) => Some(text.to_string()),
+            ValueKind::Template(parts) => Some(
+                parts
+                    .iter()
+                    .map(|part| match part {
+                        TemplatePart::Text(text) => text.to_string(),
+                        TemplatePart::Reference(r) => format!("${{ {} }}", r.text),
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        }
+    }
+
+    proptest::proptest! {
+        /// A string's value, sliced from the file where it is literal text alone and decoded
+        /// where it holds an escape, is what decoding the whole string gives, in quoted and
+        /// multiline strings, with references anywhere.
+        #[test]
+        fn a_string_value_is_the_string_decoded(
+            quoted in proptest::collection::vec(
+                proptest::sample::select(vec!["a", " ", "é", "$", "{", "}", "'", r"\n", r#"\""#, r"\\", r"\u00e9", r"\${", "${ a.b }"]),
+                0..10,
+            ),
+            lines in proptest::collection::vec(
+                proptest::sample::select(vec!["x", "  ", "é", "$", "'", r"\", r"\${", r"\\${", r"\'''", "${ a.b }", "\n", "\r\n", "\r"]),
+                0..14,
+            ),
+            last_break in proptest::sample::select(vec!["\n", "\r\n", "\r"]),
+        ) {
+            let (quoted, lines) = (quoted.concat(), lines.concat());
+            let text = format!("salto.t i {{\n  q = \"{quoted}\"\n  m = '''\n{lines}{last_break}'''\n}}\n");
+            let source = Text::from(text.as_str());
+            let parse = nacl_syntax::nacl::parse(&text);
+            proptest::prop_assume!(parse.errors().is_empty());
+            let root = nacl_syntax::nacl::green::GNode::root(parse.green());
+            let read = fragments(root, &source);
+            proptest::prop_assert_eq!(read.len(), 1);
+            let attributes = root.nodes(BLOCK).flat_map(|b| b.node(BODY)).flat_map(|b| b.nodes(ATTRIBUTE));
+            for (entry, attribute) in read[0].values.iter().zip(attributes) {
+                let Some(string) = attribute.value() else { continue };
+                let decoded = match string.kind() {
+                    MULTILINE_STRING => string.multiline_value(),
+                    _ => string.string_value(),
+                };
+                proptest::prop_assert_eq!(rejoined(&entry.value.kind), Some(decoded), "{}", entry.key);
+            }
+        }
     }
 
     #[test]

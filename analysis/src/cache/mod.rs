@@ -64,7 +64,6 @@ fn writer() -> &'static str {
 }
 /// How many files one chunk holds (chunks are encoded and decoded in parallel).
 const CHUNK: usize = 256;
-
 /// The most bytes a file's header in the index takes beside its path's bytes: eleven integers
 /// (the path's length, the text's length and hash, the results' place, size and checksum, and
 /// the stamp's six) as postcard's variable-length integers of at most ten bytes each, and the

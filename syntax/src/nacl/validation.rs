@@ -25,8 +25,8 @@ const KEYS_RESERVED: usize = 32;
 
 /// Runs every structure check over a tree.
 pub(crate) fn validate(root: GNode<'_>) -> Vec<SyntaxError> {
-    // The keys' scratch space starts at a size most blocks fit in, instead of growing to it
-    // through three allocations in every file.
+    // The keys' scratch space starts at a size most blocks fit in, instead of growing to it an
+    // allocation at a time in every file.
     let mut v = Validator { errors: Vec::new(), keys: Vec::with_capacity(KEYS_RESERVED) };
     for block in root.nodes(BLOCK) {
         v.top_level_block(block);
