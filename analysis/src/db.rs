@@ -3,7 +3,7 @@
 //! The query graph: `file_fragments(file)` (parse, then read the blocks into fragments) →
 //! `file_element_ids(file)` (the firewall: it only changes when a file's element IDs change, so
 //! typing inside a value does not invalidate the index) → `element_index(workspace)` →
-//! `element_conflicts(key)` per element and environment → `file_diagnostics(workspace, file)`.
+//! `element_conflicts(key)` per element and environment → `file_diagnostics(file)`.
 
 use crate::{
     elem_id::ElemId,

@@ -51,11 +51,10 @@ impl Diagnostic {
 }
 
 /// Every diagnostic of a file, ordered by position, whatever its language.
-pub fn file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> &[Diagnostic] {
-    debug_assert_eq!(Workspace::try_get(db), Some(workspace), "a database holds one workspace");
+pub fn file_diagnostics(db: &dyn Db, file: SourceFile) -> &[Diagnostic] {
     match file.language(db) {
         Language::Nacl => nacl_file_diagnostics(db, file),
-        Language::Hcl => hcl_file_diagnostics(db, workspace, file),
+        Language::Hcl => hcl_file_diagnostics(db, file),
         Language::Arm => crate::arm::diagnostics(db, file),
     }
 }
@@ -71,9 +70,10 @@ pub fn own_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
 }
 
 /// Every diagnostic of an HCL file, ordered by position: its syntax errors, and what its hcldec
-/// spec says of it (or, for a spec file, its mistakes).
+/// spec says of it (or, for a spec file, its mistakes), in the database's one workspace.
 #[salsa::tracked(returns(ref))]
-fn hcl_file_diagnostics(db: &dyn Db, workspace: Workspace, file: SourceFile) -> Vec<Diagnostic> {
+fn hcl_file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
+    let workspace = Workspace::get(db);
     let mut out = crate::hcl::diagnostics(db, file).clone();
     out.extend(crate::hcldec::schema::spec_diagnostics(db, workspace, file).iter().cloned());
     out.sort_by_key(|d| (d.range.start(), d.range.end()));

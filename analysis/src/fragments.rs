@@ -761,14 +761,11 @@ impl Piece {
     }
 }
 
-/// `text` without the line break at its end, if any (a `\n`, of which a `\r` before it stays, or a
-/// lone `\r`): how a multiline string's value ends
-/// ([`nacl_syntax::nacl::StringDecoder::finish_multiline`]).
+/// `text`, a multiline string's content lines, without the line break that ends the last
+/// ([`nacl_syntax::nacl::without_final_break`]), still a slice of the same text.
 fn without_final_break(text: Text) -> Text {
-    match text.as_bytes().last() {
-        Some(b'\n' | b'\r') => text.substr(..text.len() - 1),
-        _ => text,
-    }
+    let kept = nacl_syntax::nacl::without_final_break(&text).len();
+    text.substr(..kept)
 }
 
 /// Where the content of a string node starts: its first text or escape (the end of the string

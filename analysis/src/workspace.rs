@@ -521,7 +521,6 @@ impl LoadedWorkspace {
             self.add_load_errors(&mut reports, filter);
             return reports;
         }
-        let workspace = self.workspace;
         // Every file's own results first, in parallel: otherwise the first file's diagnostics
         // reach the element index, which would parse every file on one thread while the others
         // wait for it (any file's diagnostics need the index, so this holds for a filter too).
@@ -533,7 +532,7 @@ impl LoadedWorkspace {
                 path: file.path(db).clone(),
                 len: text.len(),
                 text,
-                diagnostics: file_diagnostics(db, workspace, file).to_vec(),
+                diagnostics: file_diagnostics(db, file).to_vec(),
             };
             done.finished_one();
             report
@@ -766,8 +765,8 @@ impl LoadedWorkspace {
         // In the workspace's order, which is its paths' and the cache's: a text's hash is the
         // one taken as it was read, and only a text set since is hashed again.
         let files = self.workspace.files(db);
-        // At its exact capacity: grown by doubling, it would hold up to twice as much, at the
-        // moment every file's results are in memory.
+        // Room for every file reserved at once: grown by doubling, it would hold up to twice as
+        // much, at the moment every file's results are in memory.
         let mut entries = Vec::with_capacity(files.len());
         entries.extend(
             files
@@ -1176,7 +1175,7 @@ impl LoadedWorkspace {
 
     /// The diagnostics of one file.
     pub fn file_diagnostics(&self, file: SourceFile) -> Vec<Diagnostic> {
-        file_diagnostics(&self.db, self.workspace, file).to_vec()
+        file_diagnostics(&self.db, file).to_vec()
     }
 }
 

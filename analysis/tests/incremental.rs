@@ -47,9 +47,9 @@ fn editing_a_value_recomputes_only_its_file() {
         ("b.nacl", "salto.t b {\n  name = \"B\"\n}\n"),
         ("c.nacl", "salto.t c {\n  name = \"C\"\n  ref = salto.t.instance.a\n}\n"),
     ];
-    let (workspace, files) = workspace_of(&db, &texts);
+    let files = workspace_of(&db, &texts).1;
     for &file in &files {
-        file_diagnostics(&db, workspace, file);
+        file_diagnostics(&db, file);
     }
     let first = std::mem::take(&mut *log.lock().expect("log"));
     assert_eq!(count(&first, "file_fragments"), 4, "{first:#?}");
@@ -59,7 +59,7 @@ fn editing_a_value_recomputes_only_its_file() {
         .set_text(&mut db)
         .to(Text::from("salto.t a {\n  name = \"Edited, longer\"\n  other = salto.t.instance.b\n}\n").into());
     for &file in &files {
-        file_diagnostics(&db, workspace, file);
+        file_diagnostics(&db, file);
     }
     let second = std::mem::take(&mut *log.lock().expect("log"));
     assert_eq!(count(&second, "file_fragments"), 1, "only the edited file is parsed again: {second:#?}");
@@ -82,22 +82,22 @@ fn editing_an_element_split_over_two_files_merges_it_again_once() {
         ("a2.nacl", "salto.t a {\n  other = 1\n}\n"),
         ("b.nacl", "salto.t b {\n  name = \"B\"\n}\n"),
     ];
-    let (workspace, files) = workspace_of(&db, &texts);
+    let files = workspace_of(&db, &texts).1;
     for &file in &files {
-        file_diagnostics(&db, workspace, file);
+        file_diagnostics(&db, file);
     }
     let first = std::mem::take(&mut *log.lock().expect("log"));
     assert_eq!(count(&first, "element_conflicts"), 1, "only the split element is merged: {first:#?}");
 
     files[0].set_text(&mut db).to(Text::from("salto.t a {\n  name = \"Edited\"\n}\n").into());
     for &file in &files {
-        file_diagnostics(&db, workspace, file);
+        file_diagnostics(&db, file);
     }
     let second = std::mem::take(&mut *log.lock().expect("log"));
     assert_eq!(count(&second, "element_conflicts"), 1, "the edited element is merged again, once: {second:#?}");
     // With a value added in the other file, the two fragments conflict.
     files[1].set_text(&mut db).to(Text::from("salto.t a {\n  name = \"B\"\n}\n").into());
-    let codes: Vec<String> = file_diagnostics(&db, workspace, files[0]).iter().map(|d| d.code.to_string()).collect();
+    let codes: Vec<String> = file_diagnostics(&db, files[0]).iter().map(|d| d.code.to_string()).collect();
     assert_eq!(codes, ["E0401"], "the two values of `name` conflict");
 }
 
@@ -108,20 +108,20 @@ fn a_reference_into_an_edited_value_is_resolved_again_without_rechecking_its_fil
         ("a.nacl", "salto.t a {\n  name = \"A\"\n}\n"),
         ("c.nacl", "salto.t c {\n  ref = salto.t.instance.a.name\n}\n"),
     ];
-    let (workspace, files) = workspace_of(&db, &texts);
-    assert!(file_diagnostics(&db, workspace, files[1]).is_empty());
+    let files = workspace_of(&db, &texts).1;
+    assert!(file_diagnostics(&db, files[1]).is_empty());
     log.lock().expect("log").clear();
 
     // Another value for `name`: the reference still resolves, so `c.nacl` is not checked again.
     files[0].set_text(&mut db).to(Text::from("salto.t a {\n  name = \"Edited\"\n}\n").into());
-    assert!(file_diagnostics(&db, workspace, files[1]).is_empty());
+    assert!(file_diagnostics(&db, files[1]).is_empty());
     let second = std::mem::take(&mut *log.lock().expect("log"));
     assert_eq!(count(&second, "resolve_reference"), 1, "{second:#?}");
     assert_eq!(count(&second, "nacl_file_diagnostics"), 0, "{second:#?}");
 
     // `name` removed: the reference no longer resolves.
     files[0].set_text(&mut db).to(Text::from("salto.t a {\n  title = \"A\"\n}\n").into());
-    let codes: Vec<&str> = file_diagnostics(&db, workspace, files[1]).iter().map(|d| d.code.as_str()).collect();
+    let codes: Vec<&str> = file_diagnostics(&db, files[1]).iter().map(|d| d.code.as_str()).collect();
     assert_eq!(codes, ["W0501"]);
 }
 

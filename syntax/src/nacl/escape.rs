@@ -64,9 +64,7 @@ impl StringDecoder {
     /// value ending in `\r` round-trips through Salto's dumper) or a lone `\r`.
     pub fn finish_multiline(self) -> String {
         let mut out = self.finish();
-        if out.ends_with('\n') || out.ends_with('\r') {
-            out.pop();
-        }
+        out.truncate(without_final_break(&out).len());
         out
     }
 
@@ -102,6 +100,12 @@ impl StringDecoder {
         self.flush_high();
         self.out.push_str(s);
     }
+}
+
+/// The text of a `'''` string's content lines without the line break that ends the last: one
+/// `\n` (a `\r` before it stays, as Salto reads it) or a lone `\r`.
+pub fn without_final_break(text: &str) -> &str {
+    text.strip_suffix(['\n', '\r']).unwrap_or(text)
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ mod validation;
 pub mod view;
 
 pub use error::ErrorCode;
-pub use escape::StringDecoder;
+pub use escape::{StringDecoder, without_final_break};
 pub use kind::{NaclLanguage, SyntaxElement, SyntaxKind, SyntaxNode, SyntaxToken};
 pub use parser::MAX_NESTING;
 pub use reparse::{reparse, reparse_part};
