@@ -169,7 +169,7 @@ pub struct FieldDef {
     #[serde(with = "stored_range")]
     pub type_range: TextRange,
     /// The field's annotation values.
-    pub annotations: Vec<Entry>,
+    pub annotations: Box<[Entry]>,
 }
 
 /// One block's contribution to an element.
@@ -188,12 +188,12 @@ pub struct Fragment {
     /// For instances, the type label.
     pub type_range: Option<TextRange>,
     /// Annotation types declared in an `annotations` block.
-    pub annotation_types: Vec<FieldDef>,
+    pub annotation_types: Box<[FieldDef]>,
     /// Fields of an object type.
-    pub fields: Vec<FieldDef>,
+    pub fields: Box<[FieldDef]>,
     /// Annotation values of a type, values of an instance, or the value of a variable
     /// (one entry keyed by the variable's name).
-    pub values: Vec<Entry>,
+    pub values: Box<[Entry]>,
 }
 
 /// The value at `path` in `entries` (keys through objects, indices through lists), with the
@@ -263,8 +263,8 @@ pub fn fragments<'t, N: NodeView<'t>>(root: N, source: &Text) -> Vec<Fragment> {
                     range: block.range(),
                     header_range,
                     type_range: block.node(LABEL).map(N::range),
-                    annotation_types: Vec::new(),
-                    fields: Vec::new(),
+                    annotation_types: Box::default(),
+                    fields: Box::default(),
                     values,
                 });
             }
@@ -342,15 +342,25 @@ impl Reader {
             range: block.range(),
             header_range,
             type_range: None,
-            annotation_types: Vec::new(),
-            fields: Vec::new(),
-            values: Vec::new(),
+            annotation_types: Box::default(),
+            fields: Box::default(),
+            values: Box::default(),
         };
         let Some(body) = block.node(BODY) else { return fragment };
+        // The type's annotation values go on the entries' scratch stack (the fields' own
+        // annotations are read above them and taken off before the next value), its fields and
+        // declared annotation types into vectors whose items are then moved into allocations of
+        // their exact size: a type can have hundreds of fields.
+        let start = self.entries.len();
+        let (mut fields, mut annotation_types) = (Vec::new(), Vec::new());
         let mut seen_annotations = false;
         for item in body.children().filter_map(NodeOrToken::into_node) {
             match item.kind() {
-                ATTRIBUTE => fragment.values.extend(self.entry(item)),
+                ATTRIBUTE => {
+                    if let Some(entry) = self.entry(item) {
+                        self.entries.push(entry);
+                    }
+                }
                 BLOCK => {
                     let mut labels = item.nodes(LABEL);
                     let annotations =
@@ -361,22 +371,25 @@ impl Reader {
                             for declared in item.node(BODY).into_iter().flat_map(|b| b.nodes(BLOCK)) {
                                 // The parser reports one declared twice in the block; the first is kept.
                                 if let Some(declared) = self.field_def(declared)
-                                    && !fragment.annotation_types.iter().any(|d| d.name == declared.name)
+                                    && !annotation_types.iter().any(|d: &FieldDef| d.name == declared.name)
                                 {
-                                    fragment.annotation_types.push(declared);
+                                    annotation_types.push(declared);
                                 }
                             }
                         }
                     } else if let Some(field) = self.field_def(item) {
                         // The parser reports a field defined twice in one block; the first is kept.
-                        if !fragment.fields.iter().any(|f| f.name == field.name) {
-                            fragment.fields.push(field);
+                        if !fields.iter().any(|f: &FieldDef| f.name == field.name) {
+                            fields.push(field);
                         }
                     }
                 }
                 _ => {}
             }
         }
+        fragment.values = self.entries.drain(start..).collect();
+        fragment.fields = fields.drain(..).collect();
+        fragment.annotation_types = annotation_types.drain(..).collect();
         fragment
     }
 
@@ -412,9 +425,9 @@ impl Reader {
                     range: attribute.range(),
                     header_range: entry.key_range,
                     type_range: None,
-                    annotation_types: Vec::new(),
-                    fields: Vec::new(),
-                    values: vec![entry],
+                    annotation_types: Box::default(),
+                    fields: Box::default(),
+                    values: Box::new([entry]),
                 })
             })
             .collect()
@@ -422,7 +435,7 @@ impl Reader {
 
     /// The entries of a body or object; a key set twice keeps its first value (the parser reports
     /// it). Read onto the scratch stack, then moved into one allocation of the exact size.
-    fn entries<'t>(&mut self, attributes: impl Iterator<Item = impl NodeView<'t>>) -> Vec<Entry> {
+    fn entries<'t>(&mut self, attributes: impl Iterator<Item = impl NodeView<'t>>) -> Box<[Entry]> {
         /// Up to this many entries a scan finds a repeated key faster than a set.
         const SCAN_LIMIT: usize = 16;
         let start = self.entries.len();
@@ -479,7 +492,7 @@ impl Reader {
                 }
                 ValueKind::List(self.values.drain(start..).collect())
             }
-            OBJECT => ValueKind::Object(self.entries(value.nodes(ATTRIBUTE)).into_boxed_slice()),
+            OBJECT => ValueKind::Object(self.entries(value.nodes(ATTRIBUTE))),
             CALL => self.call_kind(value),
             _ => ValueKind::Invalid,
         };

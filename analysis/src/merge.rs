@@ -93,7 +93,7 @@ pub fn merge<F: Copy + Eq>(id: ElemId, fragments: &[(F, &Fragment)]) -> MergedEl
     if fragments.len() > 1 {
         check_kinds(&mut merged, fragments, &name);
     }
-    let value_groups: Vec<(F, &[Entry])> = fragments.iter().map(|(file, f)| (*file, f.values.as_slice())).collect();
+    let value_groups: Vec<(F, &[Entry])> = fragments.iter().map(|(file, f)| (*file, &*f.values)).collect();
     // A variable defined twice is one conflict (reported above), not also a duplicate value.
     let mut value_conflicts = Vec::new();
     merged.values = merge_entries(&value_groups, "", &name, &mut value_conflicts);
@@ -128,7 +128,7 @@ pub fn merge<F: Copy + Eq>(id: ElemId, fragments: &[(F, &Fragment)]) -> MergedEl
                 locations: field.defs.iter().map(|(file, d)| (*file, d.type_range)).collect(),
             });
         }
-        let groups: Vec<(F, &[Entry])> = field.defs.iter().map(|(file, d)| (*file, d.annotations.as_slice())).collect();
+        let groups: Vec<(F, &[Entry])> = field.defs.iter().map(|(file, d)| (*file, &*d.annotations)).collect();
         let owner = format!("{name}.field.{}", field.name);
         field.annotations = merge_entries(&groups, "", &owner, &mut merged.conflicts);
     }

@@ -88,7 +88,7 @@ fn other_fragments<'db>(
     for file in files {
         for other in fragments_of(db, file, &fragment.id) {
             if other.range != fragment.range || other.header_range != fragment.header_range {
-                out.push(other.values.as_slice());
+                out.push(&*other.values);
             }
         }
     }
