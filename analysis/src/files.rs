@@ -466,7 +466,7 @@ fn list(dir: &Path, wanted: fn(&Path) -> bool, stamped: bool, limits: &Limits) -
                 continue;
             }
         };
-        let path = entry.path();
+        let path = joined(dir, &entry.file_name());
         if kind.is_dir() {
             if !path.file_name().is_some_and(is_skipped_dir) {
                 listed.push(Listed::Folder(path));
@@ -518,6 +518,16 @@ fn list(dir: &Path, wanted: fn(&Path) -> bool, stamped: bool, limits: &Limits) -
         listing.files.push(run);
     }
     listing
+}
+
+/// `dir` joined with `name`, in an allocation of its length: a workspace keeps every file's
+/// path for as long as it is loaded, and [`Path::join`] leaves room for up to twice a path's
+/// length (an allocator may not return what a shrink frees).
+fn joined(dir: &Path, name: &std::ffi::OsStr) -> PathBuf {
+    let mut path = PathBuf::with_capacity(dir.as_os_str().len() + 1 + name.len());
+    path.push(dir);
+    path.push(name);
+    path
 }
 
 /// `path` relative to `base`, like [`Path::strip_prefix`], found by comparing text first: the
