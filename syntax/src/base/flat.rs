@@ -199,6 +199,15 @@ impl<'a, 't> FlatNode<'a, 't> {
             })
         })
     }
+
+    /// The node and every node under it, in order (each before its children), read straight
+    /// off the array: a pass over every node of a tree needs no recursion.
+    pub fn descendants(self) -> impl Iterator<Item = FlatNode<'a, 't>> {
+        let tree = self.tree;
+        let (start, end) = (self.index as usize, self.item().next as usize);
+        let subtree = tree.items.get(start..end.max(start + 1)).unwrap_or_default();
+        (self.index..).zip(subtree).filter(|(_, item)| item.node).map(move |(index, _)| FlatNode { tree, index })
+    }
 }
 
 impl<'a, 't> FlatToken<'a, 't> {
@@ -255,6 +264,10 @@ mod tests {
         let inner: Vec<TextRange> =
             tree.root().children().filter_map(NodeOrToken::into_node).map(FlatNode::range).collect();
         assert_eq!(inner, [TextRange::new(0.into(), 1.into()), TextRange::new(2.into(), 4.into())]);
+        let kinds = |node: FlatNode<'_, '_>| node.descendants().map(|n| n.raw_kind().0).collect::<Vec<_>>();
+        assert_eq!(kinds(tree.root()), [0, 10, 11, 12]);
+        let last = tree.root().children().filter_map(NodeOrToken::into_node).last().expect("a node");
+        assert_eq!(kinds(last), [11, 12]);
     }
 
     #[test]

@@ -68,23 +68,20 @@ impl<'a> Validator<'a> {
         self.errors.push(SyntaxError::new(code, range, message));
     }
 
-    /// Visits every node once for the checks that apply wherever a node appears.
-    fn walk(&mut self, node: GNode<'a>) {
-        match node.kind() {
-            OBJECT => self.duplicate_keys(node.nodes(ATTRIBUTE)),
-            CALL => self.call(node),
-            LABEL | KEY => {
-                if let Some(string) = node.node(STRING) {
-                    self.no_templates(string);
+    /// Runs the checks that apply wherever a node appears, on every node of the tree, in one
+    /// pass over its array. (No node these checks look for lies inside a string, a literal, a
+    /// reference, a label or a key: those hold tokens, strings and templates only.)
+    fn walk(&mut self, root: GNode<'a>) {
+        for node in root.descendants() {
+            match node.kind() {
+                OBJECT => self.duplicate_keys(node.nodes(ATTRIBUTE)),
+                CALL => self.call(node),
+                LABEL | KEY => {
+                    if let Some(string) = node.node(STRING) {
+                        self.no_templates(string);
+                    }
                 }
-                return;
-            }
-            STRING | MULTILINE_STRING | LITERAL | REFERENCE => return,
-            _ => {}
-        }
-        for child in node.children() {
-            if let NodeOrToken::Node(child) = child {
-                self.walk(child);
+                _ => {}
             }
         }
     }
