@@ -69,10 +69,27 @@ pub fn own_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
     }
 }
 
-/// Every diagnostic of an HCL file, ordered by position: its syntax errors, and what its hcldec
-/// spec says of it (or, for a spec file, its mistakes), in the database's one workspace.
+/// Every diagnostic of a file, ordered by position, whatever its language, computed without
+/// being kept in the database: for a check that asks for each file's diagnostics once (the
+/// command line's), which saves the memory of every file's memo and the time of recording what
+/// each one read. The queries it asks are memoized as ever.
+pub fn file_diagnostics_once(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
+    match file.language(db) {
+        Language::Nacl => nacl_diagnostics(db, file),
+        Language::Hcl => hcl_diagnostics(db, file),
+        Language::Arm => crate::arm::diagnostics(db, file).clone(),
+    }
+}
+
+/// Every diagnostic of an HCL file, ordered by position ([`hcl_diagnostics`]), memoized.
 #[salsa::tracked(returns(ref))]
 fn hcl_file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
+    hcl_diagnostics(db, file)
+}
+
+/// Every diagnostic of an HCL file, ordered by position: its syntax errors, and what its hcldec
+/// spec says of it (or, for a spec file, its mistakes), in the database's one workspace.
+fn hcl_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
     let workspace = Workspace::get(db);
     let mut out = crate::hcl::diagnostics(db, file).clone();
     out.extend(crate::hcldec::schema::spec_diagnostics(db, workspace, file).iter().cloned());
@@ -80,9 +97,14 @@ fn hcl_file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
     out
 }
 
-/// Every diagnostic of a NaCl file, ordered by position (in the database's one workspace).
+/// Every diagnostic of a NaCl file, ordered by position ([`nacl_diagnostics`]), memoized.
 #[salsa::tracked(returns(ref))]
 fn nacl_file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
+    nacl_diagnostics(db, file)
+}
+
+/// Every diagnostic of a NaCl file, ordered by position (in the database's one workspace).
+fn nacl_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
     let workspace = Workspace::get(db);
     let env = workspace.layout(db).env_of(file.path(db));
     let mut out: Vec<Diagnostic> = file_fragments(db, file).syntax_errors.iter().map(Diagnostic::from_syntax).collect();

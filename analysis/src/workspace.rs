@@ -499,11 +499,34 @@ impl LoadedWorkspace {
     }
 
     /// Like [`LoadedWorkspace::check`], calling `progress(files checked, files to check)` now and
-    /// then (from several threads).
+    /// then (from several threads). The diagnostics stay memoized in the database, so a later
+    /// edit recomputes only what it touches (the language server's check).
     pub fn check_with_progress(
         &self,
         filter: Option<&Path>,
         progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Vec<FileReport> {
+        self.check_files(filter, progress, |db, file| file_diagnostics(db, file).to_vec())
+    }
+
+    /// Like [`LoadedWorkspace::check_with_progress`], for a check that is not followed by
+    /// another of the same database (the command line's): each file's diagnostics are
+    /// computed without being kept ([`crate::diagnostics::file_diagnostics_once`]).
+    pub fn check_once_with_progress(
+        &self,
+        filter: Option<&Path>,
+        progress: &(dyn Fn(usize, usize) + Sync),
+    ) -> Vec<FileReport> {
+        self.check_files(filter, progress, |db, file| crate::diagnostics::file_diagnostics_once(db, file))
+    }
+
+    /// The reports of the files under `filter`, from the persistent cache when it holds them
+    /// for the workspace as it is, else with `diagnostics` of each file, computed in parallel.
+    fn check_files(
+        &self,
+        filter: Option<&Path>,
+        progress: &(dyn Fn(usize, usize) + Sync),
+        diagnostics: impl Fn(&RootDatabase, SourceFile) -> Vec<Diagnostic> + Sync,
     ) -> Vec<FileReport> {
         let files: Vec<SourceFile> = crate::db::every_file(&self.db, self.workspace)
             .filter(|f| filter.is_none_or(|prefix| f.path(&self.db).starts_with(prefix)))
@@ -528,12 +551,8 @@ impl LoadedWorkspace {
         let done = ProgressCounter::new(files.len(), progress);
         let mut reports: Vec<FileReport> = self.par_map(&files, |db, &file| {
             let text = file.text(db).get().clone();
-            let report = FileReport {
-                path: file.path(db).clone(),
-                len: text.len(),
-                text,
-                diagnostics: file_diagnostics(db, file).to_vec(),
-            };
+            let report =
+                FileReport { path: file.path(db).clone(), len: text.len(), text, diagnostics: diagnostics(db, file) };
             done.finished_one();
             report
         });
@@ -1277,6 +1296,35 @@ mod tests {
         std::fs::write(&path, "salto.t c {\n}\n").expect("write");
         loaded.set_disk_text(&path, Text::from("salto.t c {\n}\n"));
         assert_eq!(loaded.workspace_symbols("salto.t.instance.c", 10).len(), 1);
+    }
+
+    #[test]
+    fn a_check_once_reports_what_a_memoized_check_does() {
+        let mut loaded = LoadedWorkspace::empty(Path::new("/nowhere"));
+        let files = [
+            ("/nowhere/a.nacl", "type salto.t {\n  number n {\n    _required = true\n  }\n}\n"),
+            (
+                "/nowhere/b.nacl",
+                "salto.t b {\n  n = \"x\"\n  m = salto.t.instance.c.gone\n}\nsalto.t c {\n  n = 2\n}\n",
+            ),
+            ("/nowhere/c.nacl", "salto.t c {\n  n = 1,\n}\n"),
+            ("/nowhere/d.tf", "a = \n"),
+        ];
+        for (path, text) in files {
+            loaded.set_disk_text(Path::new(path), Text::from(text));
+        }
+        let shown = |reports: Vec<FileReport>| -> Vec<String> {
+            let each = |r: &FileReport| {
+                r.diagnostics
+                    .iter()
+                    .map(|d| format!("{} {:?} {}", r.path.display(), d.range, d.message))
+                    .collect::<Vec<_>>()
+            };
+            reports.iter().flat_map(each).collect()
+        };
+        let once = shown(loaded.check_once_with_progress(None, &|_, _| {}));
+        assert!(once.len() >= 6, "{once:#?}");
+        assert_eq!(shown(loaded.check(None)), once);
     }
 
     #[test]

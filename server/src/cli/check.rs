@@ -56,7 +56,7 @@ pub fn run(args: CheckArgs) -> io::Result<ExitCode> {
             (filter != absolute_root).then(|| root.join(filter.strip_prefix(&absolute_root).unwrap_or(&filter)));
         let first_new = reports.len();
         reports.extend(
-            loaded.check_with_progress(filter.as_deref(), &|done, total| progress.report("checking", done, total)),
+            loaded.check_once_with_progress(filter.as_deref(), &|done, total| progress.report("checking", done, total)),
         );
         from_cache += loaded.from_cache;
         unread += loaded.unread_files();
