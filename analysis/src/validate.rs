@@ -195,18 +195,13 @@ pub(crate) fn missing_required_fields<'a>(
 }
 
 /// The top-level keys an instance sets across all its fragments.
-fn instance_keys(
-    db: &dyn Db,
-    workspace: Workspace,
-    env: Option<&str>,
-    fragment: &Fragment,
-) -> Vec<crate::fragments::Text> {
-    let mut keys: Vec<crate::fragments::Text> = fragment.values.iter().map(|e| e.key.clone()).collect();
+fn instance_keys<'k>(db: &'k dyn Db, workspace: Workspace, env: Option<&str>, fragment: &'k Fragment) -> Vec<&'k str> {
+    let mut keys: Vec<&str> = fragment.values.iter().map(|e| &*e.key).collect();
     let files = element_files(db, workspace, env, &fragment.id);
     if files.len() > 1 {
         for file in files {
             for other in fragments_of(db, file, &fragment.id) {
-                keys.extend(other.values.iter().map(|e| e.key.clone()));
+                keys.extend(other.values.iter().map(|e| &*e.key));
             }
         }
     }
@@ -260,13 +255,14 @@ impl<'a> Checker<'a> {
     /// The required fields of `info` (the type of `fragment`, an instance) that none of the
     /// instance's fragments sets ([`missing_required_fields`]).
     fn missing_required_fields(&self, fragment: &Fragment, info: &'a TypeInfo) -> Vec<&'a FieldInfo> {
+        let mut required =
+            info.fields.iter().filter(|f| f.required && !f.hidden && !self.hidden_type(&f.type_name)).peekable();
+        // Most types require nothing: the instance's keys are gathered only for those that do.
+        if required.peek().is_none() {
+            return Vec::new();
+        }
         let keys = instance_keys(self.db, self.workspace, self.env, fragment);
-        info.fields
-            .iter()
-            .filter(|f| f.required && !f.hidden && !self.hidden_type(&f.type_name))
-            .filter(|f| !keys.iter().any(|k| **k == *f.name))
-            .filter(|f| !self.fills_default(&f.type_name, 0))
-            .collect()
+        required.filter(|f| !keys.contains(&&*f.name)).filter(|f| !self.fills_default(&f.type_name, 0)).collect()
     }
 
     /// Whether values of type `name` are hidden (`_hidden_value = true` on the type).
