@@ -344,6 +344,45 @@ fn documents_over_the_size_limit_are_refused_with_a_message() {
 
 #[cfg(unix)]
 #[test]
+fn a_file_checked_out_as_a_link_out_of_the_workspace_is_not_read() {
+    let base = scratch("link-out");
+    let dir = base.join("ws");
+    std::fs::create_dir_all(dir.join("salto.config")).expect("dir");
+    let secret = base.join("secret.nacl");
+    std::fs::write(&secret, "salto.t leaked {\n  key = \"TOPSECRET\"\n}\n").expect("write");
+    let file = dir.join("a.nacl");
+    std::fs::write(&file, "salto.t a {\n}\n").expect("write");
+    let mut client = start_indexed(&dir);
+    // A document that refers to the file's element and to the secret's.
+    let other = uri(&dir.join("b.nacl"));
+    let text = "salto.t b {\n  x = salto.t.instance.a\n  y = salto.t.instance.leaked.key\n}\n";
+    client.open(&other, 1, text);
+    let unresolved = |diagnostics: &[Value]| -> Vec<u64> {
+        diagnostics
+            .iter()
+            .filter(|d| d["code"] == "W0501")
+            .filter_map(|d| d["range"]["start"]["line"].as_u64())
+            .collect()
+    };
+    assert_eq!(unresolved(&client.diagnostics(&other, 1)), [2]);
+    // A branch switch turns the file into a link to a file beside the workspace.
+    std::fs::remove_file(&file).expect("rm");
+    std::os::unix::fs::symlink(&secret, &file).expect("link");
+    client.notify("workspace/didChangeWatchedFiles", json!({ "changes": [{ "uri": uri(&file), "type": 2 }] }));
+    client.notify(
+        "textDocument/didChange",
+        json!({ "textDocument": { "uri": other, "version": 2 }, "contentChanges": [{ "text": text }] }),
+    );
+    // The server takes the event's path for where it really is, outside the workspace, and so
+    // never reads the link's target.
+    assert!(unresolved(&client.diagnostics(&other, 2)).contains(&2), "the secret is not read");
+    assert_serving(&mut client, &dir);
+    client.shutdown();
+    let _ = std::fs::remove_dir_all(&base);
+}
+
+#[cfg(unix)]
+#[test]
 fn fifos_where_files_are_read_never_stop_the_server() {
     let dir = scratch("fifos");
     std::fs::create_dir_all(dir.join("salto.config/states")).expect("dir");

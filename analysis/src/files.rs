@@ -219,6 +219,13 @@ fn not_regular(path: &Path) -> DiscoveryError {
     }
 }
 
+/// Whether `path`, every link on its way followed, is a place inside `boundary` (a workspace
+/// folder's real path): the rule by which the walk follows links, for a path it did not list (one
+/// a file watcher or an editor names after the workspace loaded).
+pub fn resolves_inside(path: &Path, boundary: &Path) -> bool {
+    std::fs::canonicalize(path).is_ok_and(|real| real.starts_with(boundary))
+}
+
 /// The error for a link that leads out of the workspace.
 fn outside(link: &Path, target: &Path) -> DiscoveryError {
     DiscoveryError {

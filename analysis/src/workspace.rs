@@ -1090,13 +1090,30 @@ impl LoadedWorkspace {
     /// again (hundreds of milliseconds at 1 GB, paid by the next request). Changes left unsaved
     /// are undone as an edit is made, at low durability. Either way the file keeps a buffer's
     /// durability until it next changes on disk ([`Self::set_disk_text`] raises it then).
+    ///
+    /// A path that now leads out of the workspace through a link ([`LoadedWorkspace::may_read`])
+    /// is taken out of it instead.
     pub fn reload_file(&mut self, path: &Path) {
         self.highlights.forget(path);
         let Some(file) = self.file(path) else { return };
+        if !self.may_read(path) {
+            self.remove_file(path);
+            return;
+        }
         let text = files::load(path).text;
         if **file.text(&self.db).get() != *text {
             self.set_text_with(path, Text::from(text), salsa::Durability::LOW);
         }
+    }
+
+    /// Whether the file at `path` may be read into the workspace: links followed, it lies inside
+    /// the workspace's folder ([`files::resolves_inside`]), as the walk that loaded the workspace
+    /// follows links only there. A file watcher or an editor names paths the walk never saw: a
+    /// file checked out as a link can point anywhere (a key under `~/.ssh`), and what is read ends
+    /// up in diagnostics.
+    pub fn may_read(&self, path: &Path) -> bool {
+        let root = &self.workspace.layout(&self.db).root;
+        std::fs::canonicalize(root).is_ok_and(|boundary| files::resolves_inside(path, &boundary))
     }
 
     /// Takes a file out of the workspace (deleted on disk, or a closed buffer that never was a file).
@@ -1296,6 +1313,36 @@ mod tests {
         std::fs::write(&path, "salto.t c {\n}\n").expect("write");
         loaded.set_disk_text(&path, Text::from("salto.t c {\n}\n"));
         assert_eq!(loaded.workspace_symbols("salto.t.instance.c", 10).len(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_that_became_a_link_out_of_the_workspace_is_taken_out_and_not_read() {
+        let (root, _, _scratch) = crate::cache::tests::workspace("link-out");
+        std::fs::create_dir_all(root.join("salto.config")).expect("create");
+        let (a, b, c) = (root.join("a.nacl"), root.join("b.nacl"), root.join("c.nacl"));
+        for (path, name) in [(&a, "a"), (&b, "b"), (&c, "c")] {
+            std::fs::write(path, format!("salto.t {name} {{\n}}\n")).expect("write");
+        }
+        // A secret beside the workspace, and a file of the workspace to link to.
+        let secret = root.with_file_name("secret");
+        std::fs::write(&secret, "-----BEGIN PRIVATE KEY-----\n").expect("write");
+        let mut loaded = load(&root, None);
+        assert!(loaded.may_read(&a) && loaded.may_read(&b));
+        // Checked out again as links: one out of the workspace, one into it.
+        std::fs::remove_file(&a).expect("remove");
+        std::os::unix::fs::symlink(&secret, &a).expect("link");
+        std::fs::remove_file(&b).expect("remove");
+        std::os::unix::fs::symlink(&c, &b).expect("link");
+        assert!(!loaded.may_read(&a), "a link out of the workspace");
+        assert!(loaded.may_read(&b), "a link inside it");
+        loaded.reload_file(&a);
+        loaded.reload_file(&b);
+        assert!(loaded.file(&a).is_none(), "taken out of the workspace");
+        assert_eq!(loaded.text_of(&b).as_deref(), Some("salto.t c {\n}\n"), "read through the link");
+        let shown: Vec<String> =
+            loaded.check(None).iter().flat_map(|r| &r.diagnostics).map(|d| d.message.clone()).collect();
+        assert!(!shown.iter().any(|m| m.contains("PRIVATE")), "{shown:#?}");
     }
 
     #[test]
