@@ -449,8 +449,20 @@ impl LanguageServer for Backend {
     }
 
     async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
-        let changes =
-            params.changes.into_iter().filter_map(|c| Some((paths::resolve(&to_path(&c.uri)?), c.typ))).collect();
+        // A link named by the watcher (a file checked out again as a link, say) is no file of
+        // its folder's workspace any more: its own place is taken out, as if deleted, and what
+        // it leads to is read from where it really is (nowhere, when that is outside every
+        // workspace), as the walk follows links.
+        let changes = params
+            .changes
+            .into_iter()
+            .filter_map(|c| Some((to_path(&c.uri)?, c.typ)))
+            .flat_map(|(path, kind)| {
+                let (place, real) = (paths::own_place(&path), paths::resolve(&path));
+                let link = (place != real).then_some((place, FileChangeType::DELETED));
+                link.into_iter().chain([(real, kind)])
+            })
+            .collect();
         let _ = self.send(Message::FilesChanged(changes));
     }
 

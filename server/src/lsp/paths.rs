@@ -71,6 +71,15 @@ pub fn resolve(path: &Path) -> PathBuf {
     lexical
 }
 
+/// Where the entry `path` names lies, its folder resolved ([`resolve`]) but not the entry itself:
+/// for a link, the place of the link, not of what it leads to.
+pub fn own_place(path: &Path) -> PathBuf {
+    match (path.parent(), path.file_name()) {
+        (Some(parent), Some(name)) => resolve(parent).join(name),
+        _ => resolve(path),
+    }
+}
+
 /// `.` and `..` taken out of a path without looking at the disk.
 fn normalized(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
@@ -191,6 +200,9 @@ mod tests {
         {
             std::os::unix::fs::symlink(dir.join("ws"), dir.join("link")).expect("symlink");
             assert_eq!(resolve(&dir.join("link/sub")), real.join("sub"));
+            // The link's own place, and a place under it.
+            assert_eq!(own_place(&dir.join("link")), std::fs::canonicalize(&dir).expect("real").join("link"));
+            assert_eq!(own_place(&dir.join("link/sub/new.nacl")), real.join("sub/new.nacl"));
             let uris = Uris::default();
             uris.add_folder(&dir.join("link"));
             let shown = uris.uri_of(&real.join("sub/a.nacl")).expect("a URI");
