@@ -413,7 +413,7 @@ fn odd_requests_get_answers_and_the_server_keeps_serving() {
     client.next_id += 1;
     client.send(json!({ "jsonrpc": "2.0", "id": id, "method": "textDocument/documentSymbol", "params": { "textDocument": { "uri": file_uri } } }));
     client.notify("$/cancelRequest", json!({ "id": id }));
-    let answer = client.wait_for(|m| m["id"] == id);
+    let answer = client.wait_for(|m| lsp_client::is_answer(m, id));
     assert!(answer.get("result").is_some() || answer["error"]["code"] == -32800, "{answer}");
     // Requests about documents that are not open, and unknown commands.
     let missing = uri(&dir.join("missing.nacl"));
@@ -497,8 +497,8 @@ fn go_to_service_with_message(client: &mut Client, at: Value) -> (Value, String)
     client.send(json!({ "jsonrpc": "2.0", "id": id, "method": "workspace/executeCommand", "params": params }));
     let (mut answer, mut message) = (None, None);
     while answer.is_none() || message.is_none() {
-        let m = client.wait_for(|m| m["id"] == id || m["method"] == "window/showMessage");
-        if m["id"] == id { answer = Some(m) } else { message = Some(m) }
+        let m = client.wait_for(|m| lsp_client::is_answer(m, id) || m["method"] == "window/showMessage");
+        if lsp_client::is_answer(&m, id) { answer = Some(m) } else { message = Some(m) }
     }
     let text = message.unwrap_or_default()["params"]["message"].as_str().unwrap_or_default().to_owned();
     (answer.map(|a| a["result"].clone()).unwrap_or_default(), text)
@@ -818,7 +818,7 @@ fn requests_cancelled_mid_flight_by_the_client_or_by_an_edit() {
     // `$/cancelRequest` while it runs: answered as cancelled.
     let id = in_flight(&mut client);
     client.notify("$/cancelRequest", json!({ "id": id }));
-    let answer = client.wait_for(|m| m["id"] == id);
+    let answer = client.wait_for(|m| lsp_client::is_answer(m, id));
     assert_eq!(answer["error"]["code"], -32800, "{answer}");
 
     // An edit while it runs: answered as overtaken by the edit (`ContentModified`), and the edit
@@ -829,7 +829,7 @@ fn requests_cancelled_mid_flight_by_the_client_or_by_an_edit() {
         "textDocument/didChange",
         json!({ "textDocument": { "uri": file_uri, "version": 2 }, "contentChanges": [{ "range": { "start": at, "end": at }, "text": "2" }] }),
     );
-    let answer = client.wait_for(|m| m["id"] == id);
+    let answer = client.wait_for(|m| lsp_client::is_answer(m, id));
     assert_eq!(answer["error"]["code"], -32801, "{answer}");
     let document = client.request("nacl/documentText", json!({ "uri": file_uri }));
     assert_eq!(document, json!({ "version": 2, "text": "salto.t a {\n  x = 21\n}\n" }));

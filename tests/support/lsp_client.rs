@@ -114,7 +114,7 @@ impl Client {
         let id = self.next_id;
         self.next_id += 1;
         self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
-        self.wait_for(|m| m["id"] == id)
+        self.wait_for(|m| is_answer(m, id))
     }
 
     /// `initialize` with a root URI (or `null`) and client capabilities, then `initialized`;
@@ -195,6 +195,13 @@ impl Client {
         let status = self.child.wait().expect("the server exits");
         assert!(status.success(), "exit status {status}");
     }
+}
+
+/// Whether `message` answers the client's request `id`: a response, not a request of the
+/// server's that happens to carry the same ID (the two sides number their requests each on its
+/// own).
+pub fn is_answer(message: &Value, id: i64) -> bool {
+    message["id"] == id && message.get("method").is_none()
 }
 
 /// The `file://` URI of an absolute path, percent-encoded as editors send it.
