@@ -1106,6 +1106,17 @@ impl LoadedWorkspace {
         }
     }
 
+    /// Reads the file at `path` from disk into the workspace, as a file watcher reports it created
+    /// or changed; one that does not lie inside the workspace, links followed
+    /// ([`LoadedWorkspace::may_read`]), is taken out of it instead.
+    pub fn read_from_disk(&mut self, path: &Path) {
+        if self.may_read(path) {
+            self.set_disk_text(path, Text::from(files::load(path).text));
+        } else {
+            self.remove_file(path);
+        }
+    }
+
     /// Whether the file at `path` may be read into the workspace: links followed, it lies inside
     /// the workspace's folder ([`files::resolves_inside`]), as the walk that loaded the workspace
     /// follows links only there. A file watcher or an editor names paths the walk never saw: a
@@ -1339,6 +1350,9 @@ mod tests {
         loaded.reload_file(&a);
         loaded.reload_file(&b);
         assert!(loaded.file(&a).is_none(), "taken out of the workspace");
+        // Named again by a file watcher: still not read.
+        loaded.read_from_disk(&a);
+        assert!(loaded.file(&a).is_none(), "not read from disk");
         assert_eq!(loaded.text_of(&b).as_deref(), Some("salto.t c {\n}\n"), "read through the link");
         let shown: Vec<String> =
             loaded.check(None).iter().flat_map(|r| &r.diagnostics).map(|d| d.message.clone()).collect();

@@ -3,7 +3,6 @@
 
 use super::schedule::{Pass, Tables};
 use super::{Job, Message, PASS_DELAY, Writer, panic_message, tell_once};
-use nacl_analysis::fragments::Text;
 
 use crate::lsp::{outgoing::Outgoing, paths};
 use nacl_analysis::{
@@ -253,7 +252,7 @@ impl Writer {
             } else if kind == FileChangeType::DELETED || !path.is_file() {
                 root.workspace.remove_file(&path);
             } else {
-                root.workspace.set_disk_text(&path, Text::from(files::load(&path).text));
+                root.workspace.read_from_disk(&path);
             }
         }
         for index in touched {
