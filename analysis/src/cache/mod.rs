@@ -628,7 +628,10 @@ fn push_index_chunk<'a>(
 /// One chunk of the cache: each file's table of texts and stored results, one after the
 /// other, and each file's header (where its results are from the chunk's start).
 fn encode_chunk<'a>(root: &Path, files: &[SavedFile<'a>]) -> io::Result<(Vec<u8>, Vec<StoredHeader<'a>>)> {
-    let mut out = Vec::new();
+    // Room for the chunk at once (results take about a third of their texts' size): grown by
+    // doubling, a chunk of large files left a trail of freed buffers of megabytes that the
+    // allocator keeps committed for a while, at the moment every file's results are in memory.
+    let mut out = Vec::with_capacity(files.iter().map(|f| f.text.len()).sum::<usize>() / 2);
     let mut headers = Vec::with_capacity(files.len());
     // Each file's results are encoded into this one buffer, cleared after each, instead of a new
     // one grown by doubling for every file.
