@@ -2,7 +2,7 @@
 
 use crate::{
     server::{self, Latency, ServerFigures},
-    throughput::{self, Check, Rate},
+    throughput::{self, Allocations, Check, Rate},
 };
 use std::path::Path;
 
@@ -19,7 +19,7 @@ pub struct Column {
     check: Option<Check>,
     warm_check: Option<Check>,
     file_cache_check: Option<Check>,
-    allocations: Option<u64>,
+    allocations: Option<Allocations>,
     server: Option<ServerFigures>,
 }
 
@@ -84,7 +84,12 @@ pub fn table(columns: &[Column], latency_reference: Option<&str>) -> String {
         seconds_cell(c.file_cache_check, c.parallel_read)
     });
     row("full check, allocations per MB of input", "", &|c| {
-        c.allocations.map_or("-".into(), |n| format!("{:.0}", n as f64 / (c.bytes.max(1) as f64 / 1e6)))
+        c.allocations.map_or("-".into(), |a| format!("{:.0}", a.count as f64 / (c.bytes.max(1) as f64 / 1e6)))
+    });
+    row("every file's results (fragments), heap MB held besides the texts (x input)", "<= 0.7x", &|c| {
+        c.allocations.map_or("-".into(), |a| {
+            format!("{:.0} ({:.2}x)", a.results_held as f64 / 1e6, a.results_held as f64 / c.bytes.max(1) as f64)
+        })
     });
     row("full check, peak RSS MB (x input)", "<= 2x", &|c| {
         c.check.map_or("-".into(), |k| {

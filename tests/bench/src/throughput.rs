@@ -115,16 +115,30 @@ pub struct Check {
     pub warnings: u64,
 }
 
-/// How many allocations the full check of `dir` makes, counted by `nacl-ls-bench-allocations`
-/// (built beside this program: counting every allocation slows the check, so it runs apart).
-pub fn allocations(dir: &Path) -> Option<u64> {
+/// What `nacl-ls-bench-allocations` counts of one workspace.
+#[derive(Debug, Clone, Copy)]
+pub struct Allocations {
+    /// How many allocations its full check makes.
+    pub count: u64,
+    /// How many heap bytes every file's results hold, apart from the texts they slice.
+    pub results_held: u64,
+}
+
+/// What `nacl-ls-bench-allocations` counts of the full check of `dir` (the program is built
+/// beside this one: counting every allocation slows the check, so it runs apart).
+pub fn allocations(dir: &Path) -> Option<Allocations> {
     let exe = std::env::current_exe().ok()?.with_file_name("nacl-ls-bench-allocations");
     let output = std::process::Command::new(&exe).arg(dir).env("NACL_LS_CACHE_DIR", "").output().ok()?;
-    let count = String::from_utf8_lossy(&output.stdout).trim().parse().ok();
-    if count.is_none() {
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let mut numbers = stdout.split_whitespace().map(str::parse::<u64>);
+    let counted = match (numbers.next(), numbers.next()) {
+        (Some(Ok(count)), Some(Ok(results_held))) => Some(Allocations { count, results_held }),
+        _ => None,
+    };
+    if counted.is_none() {
         eprintln!("cannot count allocations with {}: {}", exe.display(), String::from_utf8_lossy(&output.stderr));
     }
-    count
+    counted
 }
 
 /// Runs the full check of `dir` without the persistent cache three times, each in a child
