@@ -519,3 +519,46 @@ impl LoadedWorkspace {
         symbol
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A part holding `names`, in one file.
+    fn part(names: &[&str]) -> SymbolPart {
+        let mut part = SymbolPart { paths: vec![PathBuf::from("a.nacl")], ..SymbolPart::default() };
+        for name in names {
+            part.push(SymbolKind::Type, nacl_syntax::TextRange::default(), |names| names.push_str(name));
+        }
+        part.finish();
+        part
+    }
+
+    #[test]
+    fn entries_are_shortest_first_with_their_names_characters_and_length_runs() {
+        let part = part(&["salesforce.Lead", "a.b", "jira.Board", "c.d", "okta.User.field.x"]);
+        let names: Vec<&str> = part.entries.iter().map(|entry| part.name(entry)).collect();
+        assert_eq!(names, ["a.b", "c.d", "jira.Board", "salesforce.Lead", "okta.User.field.x"]);
+        let chars: Vec<u64> = names.iter().map(|name| char_mask(name)).collect();
+        assert_eq!(part.chars, chars);
+        assert_eq!(part.length_ends, [(3, 2), (10, 3), (15, 4), (17, 5)]);
+    }
+
+    #[test]
+    fn candidates_are_counted_by_length_among_the_names_with_the_query_s_characters() {
+        let parts = [part(&["a.b", "c.d", "jira.Board"]), part(&["salesforce.Lead", "a.c", "b".repeat(2000).as_str()])];
+        let parts: Vec<&SymbolPart> = parts.iter().collect();
+        for query in ["", "a", "d", "oa", "zz", "b"] {
+            let needed = char_mask(query);
+            let mut expected = vec![0usize; LONG_NAME + 1];
+            for part in &parts {
+                for entry in &part.entries {
+                    if char_mask(part.name(entry)) & needed == needed {
+                        expected[(entry.len() as usize).min(LONG_NAME)] += 1;
+                    }
+                }
+            }
+            assert_eq!(candidate_lengths(&parts, needed), expected, "{query:?}");
+        }
+    }
+}
