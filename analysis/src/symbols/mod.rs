@@ -1,7 +1,7 @@
 //! Workspace symbols: every element and field of the workspace, fuzzy-matched against a query.
 
 use crate::{
-    db::{Db, Workspace, file_fragments, part_files},
+    db::{Db, SourceFile, Workspace, file_fragments, part_files},
     elem_id::decode_nacl_case,
     fragments::{FragmentKind, ValueKind},
     hashing::NameHasher,
@@ -40,7 +40,7 @@ pub struct SymbolEntry {
     placing: Placing,
     /// Where its full element ID is in the part's names ([`SymbolPart::name`]).
     name: (u32, u32),
-    /// Its file's index in the part's `paths`.
+    /// Its file's index in the part's `files`.
     pub file: u32,
     /// What it is.
     pub kind: SymbolKind,
@@ -90,8 +90,10 @@ impl Scored {
 /// allocation, made a search at 1 GB wait on memory more than it scored.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct SymbolPart {
-    /// The NaCl files of the part that declare something, in path order.
-    pub paths: Vec<PathBuf>,
+    /// The NaCl files of the part that declare something, in path order (their paths are
+    /// looked up only for the matches a search returns: a copy of every path held 12-20 MB of
+    /// the server's memory at 1 GB).
+    pub files: Vec<SourceFile>,
     /// Every symbol of those files, shortest name first (a search scores short names first:
     /// among names that score the same, the shorter ranks first).
     pub entries: Vec<SymbolEntry>,
@@ -150,7 +152,7 @@ impl SymbolPart {
             return;
         }
         let placing = Placing::of(&self.names[start..]);
-        let file = self.paths.len().saturating_sub(1) as u32;
+        let file = self.files.len().saturating_sub(1) as u32;
         let name = (start as u32, self.names.len() as u32);
         self.placings.add(placing);
         self.entries.push(SymbolEntry { placing, name, file, kind, range });
@@ -171,7 +173,7 @@ pub fn symbol_part(db: &dyn Db, workspace: Workspace, part: usize) -> SymbolPart
         if fragments.is_empty() {
             continue;
         }
-        symbols.paths.push(file.path(db).clone());
+        symbols.files.push(file);
         for fragment in fragments.iter() {
             let kind = match fragment.kind {
                 FragmentKind::Object { .. } | FragmentKind::Primitive(_) => SymbolKind::Type,
@@ -394,32 +396,46 @@ impl<'q> Scorer<'q> {
     }
 }
 
-/// A match, ready to be ordered: its rank, name, path and index among its part's entries, then
-/// its entry.
-type Ranked<'p> = ((Rank, &'p str, &'p PathBuf, u32), &'p SymbolEntry);
+/// A match, ready to be ordered.
+struct Ranked<'p> {
+    /// Its rank ([`Scored::rank`]).
+    rank: Rank,
+    /// Its full element ID.
+    name: &'p str,
+    /// Its file.
+    file: SourceFile,
+    /// Its index among its part's entries.
+    at: u32,
+    /// Its entry.
+    entry: &'p SymbolEntry,
+}
 
-/// The first `limit` names of `ranked` in order, each once (the first of a split element's
+/// The first `limit` names of `ranked` in `order`, each once (the first of a split element's
 /// fragments). Only the best few are sorted: a short query matches thousands of names (every tie
 /// at the cut of [`best_matches`]), and sorting them all, each comparison reading two names from
 /// tables of tens of megabytes, was a third of a search at 1 GB.
-fn best_first(mut ranked: Vec<Ranked<'_>>, limit: usize) -> Vec<Ranked<'_>> {
+fn best_first<'p>(
+    mut ranked: Vec<Ranked<'p>>,
+    limit: usize,
+    order: impl Fn(&Ranked<'p>, &Ranked<'p>) -> std::cmp::Ordering,
+) -> Vec<Ranked<'p>> {
     // Sorted, the best `sorted` hold `limit` names unless a split element is among them.
     let mut sorted = limit;
     loop {
         if sorted == 0 || sorted >= ranked.len() {
-            ranked.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            ranked.sort_unstable_by(&order);
             break;
         }
-        ranked.select_nth_unstable_by(sorted - 1, |a, b| a.0.cmp(&b.0));
-        ranked[..sorted].sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        let names = 1 + ranked[..sorted].windows(2).filter(|pair| pair[0].0.1 != pair[1].0.1).count();
+        ranked.select_nth_unstable_by(sorted - 1, &order);
+        ranked[..sorted].sort_unstable_by(&order);
+        let names = 1 + ranked[..sorted].windows(2).filter(|pair| pair[0].name != pair[1].name).count();
         if names >= limit {
             ranked.truncate(sorted);
             break;
         }
         sorted = sorted.saturating_mul(2);
     }
-    ranked.dedup_by(|a, b| a.0.1 == b.0.1);
+    ranked.dedup_by(|a, b| a.name == b.name);
     ranked.truncate(limit);
     ranked
 }
@@ -476,16 +492,25 @@ impl LoadedWorkspace {
             .iter()
             .map(|s| {
                 let entry = s.entry(&parts);
-                ((s.rank(), s.name(&parts), &parts[s.part as usize].paths[entry.file as usize], s.entry), entry)
+                let file = parts[s.part as usize].files[entry.file as usize];
+                Ranked { rank: s.rank(), name: s.name(&parts), file, at: s.entry, entry }
             })
             .collect();
-        best_first(ranked, limit)
+        // The fragments of a split element share a rank and a name: only they are told apart by
+        // their paths.
+        let order = |a: &Ranked, b: &Ranked| {
+            (a.rank, a.name)
+                .cmp(&(b.rank, b.name))
+                .then_with(|| a.file.path(&self.db).cmp(b.file.path(&self.db)))
+                .then(a.at.cmp(&b.at))
+        };
+        best_first(ranked, limit, order)
             .into_iter()
-            .map(|((_, name, path, _), entry)| {
+            .map(|Ranked { name, file, entry, .. }| {
                 let symbol = WorkspaceSymbol {
                     name: name.to_owned(),
                     kind: entry.kind,
-                    path: path.clone(),
+                    path: file.path(&self.db).clone(),
                     range: entry.range,
                     detail: None,
                 };
@@ -526,7 +551,7 @@ mod tests {
 
     /// A part holding `names`, in one file.
     fn part(names: &[&str]) -> SymbolPart {
-        let mut part = SymbolPart { paths: vec![PathBuf::from("a.nacl")], ..SymbolPart::default() };
+        let mut part = SymbolPart::default();
         for name in names {
             part.push(SymbolKind::Type, nacl_syntax::TextRange::default(), |names| names.push_str(name));
         }
