@@ -486,7 +486,6 @@ impl LoadedWorkspace {
         self.warm_symbol_table();
         let (workspace, parts) = (self.workspace, self.parts());
         let parts: Vec<&SymbolPart> = parts.into_iter().map(|part| symbol_part(&self.db, workspace, part)).collect();
-        // Best score first; shorter names first among equals, then by name and path.
         let scored = best_matches(query, &parts, limit.max(1));
         let ranked: Vec<Ranked> = scored
             .iter()
@@ -496,8 +495,8 @@ impl LoadedWorkspace {
                 Ranked { rank: s.rank(), name: s.name(&parts), file, at: s.entry, entry }
             })
             .collect();
-        // The fragments of a split element share a rank and a name: only they are told apart by
-        // their paths.
+        // Best score first; shorter names first among equals, then by name and path (only the
+        // fragments of a split element share a rank and a name, so only they read their paths).
         let order = |a: &Ranked, b: &Ranked| {
             (a.rank, a.name)
                 .cmp(&(b.rank, b.name))
