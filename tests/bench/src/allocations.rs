@@ -31,17 +31,13 @@ fn main() -> ExitCode {
 
 /// The heap bytes that the results of every NaCl file under `root` hold once built, the texts
 /// they slice left out (read before counting).
-fn results_held(root: &std::path::Path) -> i128 {
-    let texts: Vec<Text> = nacl_corpus::nacl_files(root)
-        .iter()
-        .filter_map(|path| std::fs::read_to_string(path).ok())
-        .map(Text::from)
-        .collect();
+fn results_held(root: &std::path::Path) -> usize {
+    let texts: Vec<Text> = nacl_corpus::read_all(&nacl_corpus::nacl_files(root)).into_iter().map(Text::from).collect();
     let mut results = Vec::with_capacity(texts.len());
     let region = Region::new(GLOBAL);
     results.extend(texts.iter().map(FileFragments::of_text));
     let change = region.change();
     std::hint::black_box(&results);
     // (A reallocation's growth or shrinking is already counted in these two.)
-    change.bytes_allocated as i128 - change.bytes_deallocated as i128
+    change.bytes_allocated.saturating_sub(change.bytes_deallocated)
 }

@@ -66,7 +66,7 @@ fn armlang() {
     use nacl_analysis::arm::{self, model::Model};
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../analysis/test_data/arm/build");
     let files = nacl_syntax::fixtures::files(&dir, "arm");
-    let texts = crate::read_all(&files);
+    let texts = nacl_corpus::read_all(&files);
     let bytes: u64 = texts.iter().map(|t| t.len() as u64).sum();
     let repeat = PASS_BYTES.div_ceil(bytes.max(1)) as usize / 10;
     let best = |work: &dyn Fn(&str)| {
@@ -170,7 +170,7 @@ fn measure(
     parse: impl Fn(&str) -> usize,
     format: impl Fn(&str) -> usize,
 ) -> Figures {
-    let texts = crate::read_all(files);
+    let texts = nacl_corpus::read_all(files);
     let bytes: u64 = texts.iter().map(|t| t.len() as u64).sum();
     let repeat = PASS_BYTES.div_ceil(bytes.max(1)) as usize;
     let best = |work: &dyn Fn()| best_of(bytes * repeat as u64, work);

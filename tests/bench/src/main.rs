@@ -133,7 +133,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::ParseHere { dir } => {
-            let texts = read_all(&throughput::nacl_files(&dir));
+            let texts = nacl_corpus::read_all(&throughput::nacl_files(&dir));
             std::hint::black_box(throughput::parse(&texts));
             ExitCode::SUCCESS
         }
@@ -156,11 +156,6 @@ pub fn generated(mb: u64, seed: u64) -> std::io::Result<PathBuf> {
         std::fs::write(&done, "")?;
     }
     Ok(dir)
-}
-
-/// The texts of `files` (unreadable ones left out).
-pub fn read_all(files: &[PathBuf]) -> Vec<String> {
-    files.iter().filter_map(|f| std::fs::read_to_string(f).ok()).collect()
 }
 
 /// The release build of the server, built first if needed.

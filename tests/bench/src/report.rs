@@ -28,7 +28,7 @@ pub fn measure(name: &str, dir: &Path, server_binary: Option<&Path>) -> Column {
     let files = throughput::nacl_files(dir);
     let (read, parallel_read, parse, fragments, format) = {
         // Read once untimed first: the reference is reading from the page cache, as parsing does.
-        let texts = crate::read_all(&files);
+        let texts = nacl_corpus::read_all(&files);
         (
             throughput::read_and_count(&files),
             throughput::read_parallel(&files),

@@ -70,6 +70,11 @@ pub fn nacl_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
+/// The texts of `files` (unreadable ones left out).
+pub fn read_all(files: &[PathBuf]) -> Vec<String> {
+    files.iter().filter_map(|f| std::fs::read_to_string(f).ok()).collect()
+}
+
 /// Gzip-compresses bytes, as Salto writes state files.
 pub fn gzip(bytes: &[u8]) -> Vec<u8> {
     use std::io::Write;
