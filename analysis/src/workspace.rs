@@ -868,16 +868,22 @@ impl LoadedWorkspace {
         let index = crate::db::element_index(&self.db, self.workspace);
         let mut by_adapter: std::collections::BTreeMap<&str, (usize, std::collections::BTreeSet<&str>)> =
             Default::default();
+        // Whether each type is defined, asked once per type: instances far outnumber types, and
+        // the index's table of every element is far larger than this one.
+        let mut types_defined: crate::hashing::NameMap<(&str, &str), bool> = Default::default();
         for (id, files) in &index.files {
-            let active = crate::db::defined_in(files, env.as_deref());
             if id.id_type != crate::elem_id::IdType::Instance
                 || id.type_name == crate::elem_id::CONFIG_NAME
-                || !active
                 || state.is_some_and(|s| s.has_account(&id.adapter))
             {
                 continue;
             }
-            if !crate::db::element_exists(&self.db, self.workspace, env.as_deref(), &id.type_of()) {
+            let typed = *types_defined
+                .entry((&id.adapter, &id.type_name))
+                .or_insert_with(|| index.defines(&id.type_of(), env.as_deref()));
+            // Whether the instance is in this environment, read last: most instances' types
+            // are defined, and their files are not read at all.
+            if !typed && crate::db::defined_in(files, env.as_deref()) {
                 let entry = by_adapter.entry(&id.adapter).or_default();
                 entry.0 += 1;
                 entry.1.insert(&id.type_name);
