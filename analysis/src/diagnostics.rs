@@ -9,7 +9,7 @@ use crate::{
     elem_id::{BUILTIN_TYPES, ElemId, IdType, is_container_name},
     fragments::{Fragment, TemplatePart, Value, ValueKind},
     layout::Layout,
-    resolve::{Resolution, resolve_reference},
+    resolve::{Resolution, resolve, resolve_reference},
 };
 use nacl_syntax::{Code, Severity, SyntaxError, TextRange};
 use std::{path::PathBuf, sync::Arc};
@@ -72,10 +72,11 @@ pub fn own_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
 /// Every diagnostic of a file, ordered by position, whatever its language, computed without
 /// being kept in the database: for a check that asks for each file's diagnostics once (the
 /// command line's), which saves the memory of every file's memo and the time of recording what
-/// each one read. The queries it asks are memoized as ever.
+/// each one read. The queries it asks are memoized as ever, but for the resolution of each
+/// reference past its element ([`Resolving::Once`]).
 pub fn file_diagnostics_once(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
     match file.language(db) {
-        Language::Nacl => nacl_diagnostics(db, file),
+        Language::Nacl => nacl_diagnostics(db, file, Resolving::Once),
         Language::Hcl => hcl_diagnostics(db, file),
         Language::Arm => crate::arm::diagnostics(db, file).clone(),
     }
@@ -100,16 +101,28 @@ fn hcl_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
 /// Every diagnostic of a NaCl file, ordered by position ([`nacl_diagnostics`]), memoized.
 #[salsa::tracked(returns(ref))]
 fn nacl_file_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
-    nacl_diagnostics(db, file)
+    nacl_diagnostics(db, file, Resolving::Memoized)
+}
+
+/// How a NaCl file's diagnostics resolve references that go past their element.
+#[derive(Debug, Clone, Copy)]
+enum Resolving {
+    /// Through [`resolve_reference`], memoized per reference: a file's kept diagnostics then
+    /// depend on what its references resolve to, not on everything each lookup read, and the
+    /// many files referring to one value share its resolution.
+    Memoized,
+    /// Directly ([`resolve`]), for diagnostics asked for once: no reference is interned and no
+    /// resolution kept (the command line's check, where they would be memory held to the end).
+    Once,
 }
 
 /// Every diagnostic of a NaCl file, ordered by position (in the database's one workspace).
-fn nacl_diagnostics(db: &dyn Db, file: SourceFile) -> Vec<Diagnostic> {
+fn nacl_diagnostics(db: &dyn Db, file: SourceFile, resolving: Resolving) -> Vec<Diagnostic> {
     let workspace = Workspace::get(db);
     let env = workspace.layout(db).env_of(file.path(db));
     let mut out: Vec<Diagnostic> = file_fragments(db, file).syntax_errors.iter().map(Diagnostic::from_syntax).collect();
     conflicts(db, workspace, env.as_deref(), file, &mut out);
-    references(db, workspace, env.as_deref(), file, &mut out);
+    references(db, workspace, env.as_deref(), file, resolving, &mut out);
     crate::validate::instances(db, workspace, env.as_deref(), file, &mut out);
     static_files(db, workspace, file, &mut out);
     out.sort_by_key(|d| (d.range.start(), d.range.end()));
@@ -180,7 +193,14 @@ fn first_of_each_element(fragments: &[Fragment]) -> Vec<(&Fragment, usize)> {
 }
 
 /// References in the file to elements that do not exist in its environment.
-fn references(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: SourceFile, out: &mut Vec<Diagnostic>) {
+fn references(
+    db: &dyn Db,
+    workspace: Workspace,
+    env: Option<&str>,
+    file: SourceFile,
+    resolving: Resolving,
+    out: &mut Vec<Diagnostic>,
+) {
     let index = element_index(db, workspace);
     let state = env_state(db, workspace, env);
     let mut check = |text: &str, range: TextRange, in_template: bool| {
@@ -218,12 +238,20 @@ fn references(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: Source
             return;
         }
         // The index read once above, not through a query per reference.
-        if index.defines(top, env) {
+        if let Some(files) = index.files.get(top).filter(|files| crate::db::defined_in(files, env)) {
             if id.is_top_level() && id.id_type != IdType::Var {
                 return;
             }
-            let key = ElementKey::new(db, workspace, crate::db::EnvRef(env), id);
-            let (code, message) = match resolve_reference(db, key) {
+            let resolution = match resolving {
+                Resolving::Memoized => {
+                    resolve_reference(db, ElementKey::new(db, workspace, crate::db::EnvRef(env), id)).clone()
+                }
+                Resolving::Once => {
+                    let active = files.iter().filter(|(_, source)| Layout::is_active(source, env)).map(|&(f, _)| f);
+                    resolve(db, workspace, env, &id, &active.collect::<smallvec::SmallVec<[SourceFile; 1]>>())
+                }
+            };
+            let (code, message) = match resolution {
                 Resolution::Resolved => return,
                 Resolution::Missing(what) => (
                     AnalysisCode::UnresolvedReference,

@@ -11,7 +11,7 @@
 //! the merged element exactly when it exists in one of its fragments.
 
 use crate::{
-    db::{Db, ElementKey, Workspace, element_files, env_state, fragments_of},
+    db::{Db, ElementKey, SourceFile, Workspace, element_files, env_state, fragments_of},
     elem_id::{ElemId, IdType, Name},
     fragments::{Entry, Fragment, TemplatePart, Value, ValueKind},
     types::type_info,
@@ -34,10 +34,14 @@ pub enum Resolution {
 /// so a file's diagnostics only recompute when what its references lead to changes.
 #[salsa::tracked(returns(ref))]
 pub fn resolve_reference<'db>(db: &'db dyn Db, key: ElementKey<'db>) -> Resolution {
-    let workspace = *key.workspace(db);
-    let env = key.env(db).as_deref();
-    let id = key.id(db);
-    match lookup(db, workspace, env, id) {
+    let (workspace, env, id) = (*key.workspace(db), key.env(db).as_deref(), key.id(db));
+    resolve(db, workspace, env, id, &element_files(db, workspace, env, &id.top_level_id()))
+}
+
+/// [`resolve_reference`] without its memo, for a check that resolves each reference once:
+/// `files` are the files of the reference's element active in `env` (the caller has them).
+pub fn resolve(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &ElemId, files: &[SourceFile]) -> Resolution {
+    match lookup_in(db, workspace, env, id, files) {
         Lookup::Missing(what) => Resolution::Missing(what),
         Lookup::Opaque => Resolution::Resolved,
         Lookup::Found(targets) if leads_to_cycle(db, workspace, env, id, &targets) => Resolution::Circular,
@@ -100,13 +104,17 @@ fn leads_to_cycle(db: &dyn Db, workspace: Workspace, env: Option<&str>, start: &
 
 /// Looks up what `id` names in the fragments of its element.
 fn lookup(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &ElemId) -> Lookup {
+    lookup_in(db, workspace, env, id, &element_files(db, workspace, env, &id.top_level_id()))
+}
+
+/// [`lookup`] in `files`, the files of the element active in `env`.
+fn lookup_in(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &ElemId, files: &[SourceFile]) -> Lookup {
     let (top, path) = id.top_level();
     // An element exists in an environment when one of its files is active there.
-    let files = element_files(db, workspace, env, &top);
     if files.is_empty() {
         return Lookup::Opaque;
     }
-    let fragments: Vec<&Fragment> = files.into_iter().flat_map(|file| fragments_of(db, file, &top)).collect();
+    let fragments: Vec<&Fragment> = files.iter().flat_map(|&file| fragments_of(db, file, &top)).collect();
     let values = || fragments.iter().flat_map(|f| &f.values);
     // The values the path is looked up in, the path there, and what holds them (for messages).
     let (found, looked_up, holder) = match (top.id_type, path.split_first()) {

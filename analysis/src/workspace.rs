@@ -1376,6 +1376,11 @@ mod tests {
             ),
             ("/nowhere/c.nacl", "salto.t c {\n  n = 1,\n}\n"),
             ("/nowhere/d.tf", "a = \n"),
+            // References past their element: a cycle, one that resolves, one that does not.
+            (
+                "/nowhere/e.nacl",
+                "salto.t e {\n  n = 3\n  x = salto.t.instance.e.y\n  y = salto.t.instance.e.x\n  z = salto.t.instance.b.n\n  w = salto.t.instance.b.v\n}\n",
+            ),
         ];
         for (path, text) in files {
             loaded.set_disk_text(Path::new(path), Text::from(text));
@@ -1390,7 +1395,9 @@ mod tests {
             reports.iter().flat_map(each).collect()
         };
         let once = shown(loaded.check_once_with_progress(None, &|_, _| {}));
-        assert!(once.len() >= 6, "{once:#?}");
+        assert!(once.len() >= 9, "{once:#?}");
+        assert!(once.iter().filter(|m| m.contains("circular reference")).count() == 2, "{once:#?}");
+        assert!(once.iter().any(|m| m.contains("`salto.t.instance.b.v` does not exist")), "{once:#?}");
         assert_eq!(shown(loaded.check(None)), once);
     }
 
