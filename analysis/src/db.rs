@@ -334,8 +334,8 @@ fn fragment_positions(db: &dyn Db, file: SourceFile) -> NameMap<Arc<ElemId>, Vec
 /// a scan is cheaper than hashing their IDs.
 pub(crate) const FRAGMENTS_SCANNED: usize = 16;
 
-/// The fragments of element `id` in `file`, in order.
-pub fn fragments_of<'db>(db: &'db dyn Db, file: SourceFile, id: &ElemId) -> Vec<&'db Fragment> {
+/// The fragments of element `id` in `file`, in order: almost always one, held inline.
+pub fn fragments_of<'db>(db: &'db dyn Db, file: SourceFile, id: &ElemId) -> smallvec::SmallVec<[&'db Fragment; 1]> {
     let fragments = &file_fragments(db, file).fragments;
     if fragments.len() <= FRAGMENTS_SCANNED {
         return fragments.iter().filter(|f| *f.id == *id).collect();

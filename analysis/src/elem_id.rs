@@ -206,17 +206,20 @@ impl ElemId {
 
     /// The whole element this ID lies in, and the path from it.
     pub fn top_level(&self) -> (ElemId, Vec<Name>) {
-        let path = match self.id_type {
-            IdType::Instance => self.name_parts.get(1..).unwrap_or_default().to_vec(),
-            IdType::Var => Vec::new(),
-            IdType::Type => self.name_parts.to_vec(),
-            IdType::Field | IdType::Attr | IdType::Annotation => {
-                let mut path = vec![Name::from(self.id_type.as_str())];
-                path.extend(self.name_parts.iter().cloned());
-                path
-            }
+        (self.top_level_id(), self.path_from_top().map(Name::from).collect())
+    }
+
+    /// The path from the whole element this ID lies in ([`ElemId::top_level_id`]) to it,
+    /// borrowed: an instance's names after the first, a type's `attr`, `field` or `annotation`
+    /// and the names after it.
+    pub fn path_from_top(&self) -> impl Iterator<Item = &str> {
+        let (kind, names) = match self.id_type {
+            IdType::Instance => (None, self.name_parts.get(1..).unwrap_or_default()),
+            IdType::Var => (None, &[][..]),
+            IdType::Type => (None, &self.name_parts[..]),
+            IdType::Field | IdType::Attr | IdType::Annotation => (Some(self.id_type.as_str()), &self.name_parts[..]),
         };
-        (self.top_level_id(), path)
+        kind.into_iter().chain(names.iter().map(Name::as_str))
     }
 
     /// The type ID of an instance, field or annotation ID.

@@ -12,10 +12,11 @@
 
 use crate::{
     db::{Db, ElementKey, SourceFile, Workspace, element_files, env_state, fragments_of},
-    elem_id::{ElemId, IdType, Name},
+    elem_id::{ElemId, IdType},
     fragments::{Entry, Fragment, TemplatePart, Value, ValueKind},
     types::type_info,
 };
+use smallvec::SmallVec;
 use std::collections::HashSet;
 
 /// What a reference to an existing element leads to.
@@ -35,13 +36,22 @@ pub enum Resolution {
 #[salsa::tracked(returns(ref))]
 pub fn resolve_reference<'db>(db: &'db dyn Db, key: ElementKey<'db>) -> Resolution {
     let (workspace, env, id) = (*key.workspace(db), key.env(db).as_deref(), key.id(db));
-    resolve(db, workspace, env, id, &element_files(db, workspace, env, &id.top_level_id()))
+    let top = id.top_level_id();
+    resolve(db, workspace, env, id, &top, &element_files(db, workspace, env, &top))
 }
 
 /// [`resolve_reference`] without its memo, for a check that resolves each reference once:
-/// `files` are the files of the reference's element active in `env` (the caller has them).
-pub fn resolve(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &ElemId, files: &[SourceFile]) -> Resolution {
-    match lookup_in(db, workspace, env, id, files) {
+/// `top` is the reference's element ([`ElemId::top_level_id`]) and `files` its files active in
+/// `env` (the caller has both).
+pub fn resolve(
+    db: &dyn Db,
+    workspace: Workspace,
+    env: Option<&str>,
+    id: &ElemId,
+    top: &ElemId,
+    files: &[SourceFile],
+) -> Resolution {
+    match lookup_in(db, workspace, env, id, top, files) {
         Lookup::Missing(what) => Resolution::Missing(what),
         Lookup::Opaque => Resolution::Resolved,
         Lookup::Found(targets) if leads_to_cycle(db, workspace, env, id, &targets) => Resolution::Circular,
@@ -104,30 +114,39 @@ fn leads_to_cycle(db: &dyn Db, workspace: Workspace, env: Option<&str>, start: &
 
 /// Looks up what `id` names in the fragments of its element.
 fn lookup(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &ElemId) -> Lookup {
-    lookup_in(db, workspace, env, id, &element_files(db, workspace, env, &id.top_level_id()))
+    let top = id.top_level_id();
+    lookup_in(db, workspace, env, id, &top, &element_files(db, workspace, env, &top))
 }
 
-/// [`lookup`] in `files`, the files of the element active in `env`.
-fn lookup_in(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &ElemId, files: &[SourceFile]) -> Lookup {
-    let (top, path) = id.top_level();
+/// [`lookup`] in `files`, the files of `top` (the element `id` lies in) active in `env`.
+fn lookup_in(
+    db: &dyn Db,
+    workspace: Workspace,
+    env: Option<&str>,
+    id: &ElemId,
+    top: &ElemId,
+    files: &[SourceFile],
+) -> Lookup {
     // An element exists in an environment when one of its files is active there.
     if files.is_empty() {
         return Lookup::Opaque;
     }
-    let fragments: Vec<&Fragment> = files.iter().flat_map(|&file| fragments_of(db, file, &top)).collect();
+    let path: Path<'_> = id.path_from_top().collect();
+    let fragments: SmallVec<[&Fragment; 2]> = files.iter().flat_map(|&file| fragments_of(db, file, top)).collect();
     let values = || fragments.iter().flat_map(|f| &f.values);
     // The values the path is looked up in, the path there, and what holds them (for messages).
     let (found, looked_up, holder) = match (top.id_type, path.split_first()) {
         (IdType::Var, _) => return found(values().map(|e| &e.value)),
         (IdType::Instance, None) => return Lookup::Found(Vec::new()),
         (IdType::Instance, Some(_)) => (find_path(values(), &path), &path[..], Holder::Instance),
-        (IdType::Type, Some((kind, rest))) => match (kind.as_str(), rest.split_first()) {
+        (IdType::Type, Some((kind, rest))) => match (*kind, rest.split_first()) {
             ("attr", Some(_)) => (find_path(values(), rest), rest, Holder::Type),
             ("field", Some((name, annotation_path))) => {
-                let defs: Vec<_> = fragments.iter().flat_map(|f| &f.fields).filter(|d| *d.name == **name).collect();
+                let defs: SmallVec<[_; 2]> =
+                    fragments.iter().flat_map(|f| &f.fields).filter(|d| &*d.name == *name).collect();
                 if defs.is_empty() {
                     let missing = format!("type `{top}` has no field `{name}`");
-                    return hidden_or_missing(db, workspace, env, &top, &path, missing);
+                    return hidden_or_missing(db, workspace, env, top, &path, missing);
                 }
                 if annotation_path.is_empty() {
                     return Lookup::Found(Vec::new());
@@ -136,7 +155,7 @@ fn lookup_in(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &ElemId, 
                 (find_path(annotations, annotation_path), annotation_path, Holder::Field(name))
             }
             ("annotation", Some((name, deeper))) => {
-                let declared = fragments.iter().flat_map(|f| &f.annotation_types).any(|d| *d.name == **name);
+                let declared = fragments.iter().flat_map(|f| &f.annotation_types).any(|d| &*d.name == *name);
                 return match (declared, deeper.is_empty()) {
                     (true, true) => Lookup::Found(Vec::new()),
                     (true, false) => Lookup::Missing(format!(
@@ -159,7 +178,7 @@ fn lookup_in(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &ElemId, 
                 Holder::Type => format!("type `{top}` has no annotation value"),
                 Holder::Field(name) => format!("field `{name}` of `{top}` has no annotation value"),
             };
-            hidden_or_missing(db, workspace, env, &top, &path, format!("{holder} at `{shown}`"))
+            hidden_or_missing(db, workspace, env, top, &path, format!("{holder} at `{shown}`"))
         }
     }
 }
@@ -181,14 +200,14 @@ fn hidden_or_missing(
     workspace: Workspace,
     env: Option<&str>,
     top: &ElemId,
-    path: &[Name],
+    path: &[&str],
     missing: String,
 ) -> Lookup {
     if provided_elsewhere(db, workspace, env, top, path) { Lookup::Opaque } else { Lookup::Missing(missing) }
 }
 
 /// Whether a path NaCl lacks is provided by Salto's state, a hidden field or a `_default`.
-fn provided_elsewhere(db: &dyn Db, workspace: Workspace, env: Option<&str>, top: &ElemId, path: &[Name]) -> bool {
+fn provided_elsewhere(db: &dyn Db, workspace: Workspace, env: Option<&str>, top: &ElemId, path: &[&str]) -> bool {
     /// Instance annotations whose values Salto keeps in its state.
     const SERVICE_MANAGED: [&str; 5] = ["_service_url", "_created_by", "_created_at", "_changed_by", "_changed_at"];
     let Some(first) = path.first() else { return false };
@@ -198,8 +217,8 @@ fn provided_elsewhere(db: &dyn Db, workspace: Workspace, env: Option<&str>, top:
             (IdType::Instance, _) => {
                 element.hidden_values.iter().any(|(hidden, _)| hidden.first().is_some_and(|h| h == first))
             }
-            (IdType::Type, [kind, name, ..]) if kind == "attr" => element.annotation(name).is_some(),
-            (IdType::Type, [kind, name, ..]) if kind == "field" => element.field(name).is_some(),
+            (IdType::Type, [kind, name, ..]) if *kind == "attr" => element.annotation(name).is_some(),
+            (IdType::Type, [kind, name, ..]) if *kind == "field" => element.field(name).is_some(),
             _ => false,
         };
         if in_state {
@@ -209,7 +228,7 @@ fn provided_elsewhere(db: &dyn Db, workspace: Workspace, env: Option<&str>, top:
     if top.id_type != IdType::Instance {
         return false;
     }
-    if SERVICE_MANAGED.contains(&first.as_str()) {
+    if SERVICE_MANAGED.contains(first) {
         return true;
     }
     let key = ElementKey::new(db, workspace, crate::db::EnvRef(env), top.type_of());
@@ -218,10 +237,16 @@ fn provided_elsewhere(db: &dyn Db, workspace: Workspace, env: Option<&str>, top:
         .is_some_and(|info| info.hidden_value || info.field(first).is_some_and(|field| field.hidden || field.default))
 }
 
+/// A path from an element to a value, borrowed from its ID ([`ElemId::path_from_top`]).
+type Path<'a> = SmallVec<[&'a str; 8]>;
+
+/// Values found at a path: one per fragment that sets it, almost always one.
+type Values<'a> = SmallVec<[&'a Value; 2]>;
+
 /// The result of following a path through values.
 enum PathLookup<'a> {
     /// The values at the end of the path (one per fragment that sets it).
-    Found(Vec<&'a Value>),
+    Found(Values<'a>),
     /// The segment at this index does not exist.
     Missing(usize),
     /// The path goes through a value that cannot be looked into.
@@ -229,18 +254,18 @@ enum PathLookup<'a> {
 }
 
 /// Follows `path` (object keys and list indices) from the entries of several fragments.
-fn find_path<'a>(entries: impl Iterator<Item = &'a Entry>, path: &[Name]) -> PathLookup<'a> {
+fn find_path<'a>(entries: impl Iterator<Item = &'a Entry>, path: &[&str]) -> PathLookup<'a> {
     let Some((first, rest)) = path.split_first() else { return PathLookup::Opaque };
-    let mut current: Vec<&Value> = entries.filter(|e| *e.key == **first).map(|e| &e.value).collect();
+    let mut current: Values<'a> = entries.filter(|e| &*e.key == *first).map(|e| &e.value).collect();
     if current.is_empty() {
         return PathLookup::Missing(0);
     }
     for (at, segment) in rest.iter().enumerate() {
-        let mut next = Vec::new();
+        let mut next = Values::new();
         for value in current {
             match &value.kind {
                 ValueKind::Object(entries) => {
-                    next.extend(entries.iter().filter(|e| *e.key == **segment).map(|e| &e.value));
+                    next.extend(entries.iter().filter(|e| &*e.key == *segment).map(|e| &e.value));
                 }
                 ValueKind::List(items) => next.extend(segment.parse::<usize>().ok().and_then(|i| items.get(i))),
                 ValueKind::Reference(_) | ValueKind::Template(_) | ValueKind::File(_) | ValueKind::Invalid => {
