@@ -248,7 +248,7 @@ fn references(
                 }
                 Resolving::Once => {
                     let active = files.iter().filter(|(_, source)| Layout::is_active(source, env)).map(|&(f, _)| f);
-                    resolve(db, workspace, env, &id, top, &active.collect::<smallvec::SmallVec<[SourceFile; 1]>>())
+                    resolve(db, workspace, env, &id, &active.collect::<smallvec::SmallVec<[SourceFile; 1]>>())
                 }
             };
             let (code, message) = match resolution {

@@ -36,22 +36,13 @@ pub enum Resolution {
 #[salsa::tracked(returns(ref))]
 pub fn resolve_reference<'db>(db: &'db dyn Db, key: ElementKey<'db>) -> Resolution {
     let (workspace, env, id) = (*key.workspace(db), key.env(db).as_deref(), key.id(db));
-    let top = id.top_level_id();
-    resolve(db, workspace, env, id, &top, &element_files(db, workspace, env, &top))
+    resolve(db, workspace, env, id, &element_files(db, workspace, env, &id.top_level_id()))
 }
 
 /// [`resolve_reference`] without its memo, for a check that resolves each reference once:
-/// `top` is the reference's element ([`ElemId::top_level_id`]) and `files` its files active in
-/// `env` (the caller has both).
-pub fn resolve(
-    db: &dyn Db,
-    workspace: Workspace,
-    env: Option<&str>,
-    id: &ElemId,
-    top: &ElemId,
-    files: &[SourceFile],
-) -> Resolution {
-    match lookup_in(db, workspace, env, id, top, files) {
+/// `files` are the files of the reference's element active in `env` (the caller has them).
+pub fn resolve(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &ElemId, files: &[SourceFile]) -> Resolution {
+    match lookup_in(db, workspace, env, id, files) {
         Lookup::Missing(what) => Resolution::Missing(what),
         Lookup::Opaque => Resolution::Resolved,
         Lookup::Found(targets) if leads_to_cycle(db, workspace, env, id, &targets) => Resolution::Circular,
@@ -114,23 +105,16 @@ fn leads_to_cycle(db: &dyn Db, workspace: Workspace, env: Option<&str>, start: &
 
 /// Looks up what `id` names in the fragments of its element.
 fn lookup(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &ElemId) -> Lookup {
-    let top = id.top_level_id();
-    lookup_in(db, workspace, env, id, &top, &element_files(db, workspace, env, &top))
+    lookup_in(db, workspace, env, id, &element_files(db, workspace, env, &id.top_level_id()))
 }
 
-/// [`lookup`] in `files`, the files of `top` (the element `id` lies in) active in `env`.
-fn lookup_in(
-    db: &dyn Db,
-    workspace: Workspace,
-    env: Option<&str>,
-    id: &ElemId,
-    top: &ElemId,
-    files: &[SourceFile],
-) -> Lookup {
+/// [`lookup`] in `files`, the files of the element `id` lies in active in `env`.
+fn lookup_in(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &ElemId, files: &[SourceFile]) -> Lookup {
     // An element exists in an environment when one of its files is active there.
     if files.is_empty() {
         return Lookup::Opaque;
     }
+    let top = &id.top_level_id();
     let path: Path<'_> = id.path_from_top().collect();
     let fragments: SmallVec<[&Fragment; 2]> = files.iter().flat_map(|&file| fragments_of(db, file, top)).collect();
     let values = || fragments.iter().flat_map(|f| &f.values);
