@@ -522,11 +522,16 @@ impl salsa::HashEqLike<EnvRef<'_>> for Option<String> {
 
 /// The files that make up an element in an environment.
 pub fn element_files(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &ElemId) -> Vec<SourceFile> {
-    element_index(db, workspace)
-        .files
-        .get(id)
-        .map(|files| files.iter().filter(|(_, source)| Layout::is_active(source, env)).map(|(f, _)| *f).collect())
-        .unwrap_or_default()
+    element_index(db, workspace).files.get(id).map(|files| active_files(files, env).collect()).unwrap_or_default()
+}
+
+/// The files among `files` (an entry of [`ElementIndex::files`]) that are active in an
+/// environment.
+pub fn active_files<'a>(
+    files: &'a [(SourceFile, Source)],
+    env: Option<&'a str>,
+) -> impl Iterator<Item = SourceFile> + 'a {
+    files.iter().filter(move |(_, source)| Layout::is_active(source, env)).map(|&(file, _)| file)
 }
 
 /// One element merged from its fragments in one environment, or `None` if it has none there.
@@ -574,7 +579,7 @@ pub fn element_exists(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: 
 /// Whether an element whose files (an entry of [`ElementIndex::files`]) are `files` is defined in
 /// an environment: one of them is active there.
 pub fn defined_in(files: &[(SourceFile, Source)], env: Option<&str>) -> bool {
-    files.iter().any(|(_, source)| Layout::is_active(source, env))
+    active_files(files, env).next().is_some()
 }
 
 /// The file defining an element, when only one file does (`files` as in [`defined_in`]).

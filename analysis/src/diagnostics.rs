@@ -8,7 +8,6 @@ use crate::{
     db::{Db, ElementKey, SourceFile, Workspace, element_conflicts, element_index, env_state, file_fragments},
     elem_id::{BUILTIN_TYPES, ElemId, IdType, is_container_name},
     fragments::{Fragment, TemplatePart, Value, ValueKind},
-    layout::Layout,
     resolve::{Resolution, resolve, resolve_reference},
 };
 use nacl_syntax::{Code, Severity, SyntaxError, TextRange};
@@ -143,8 +142,8 @@ fn conflicts(db: &dyn Db, workspace: Workspace, env: Option<&str>, file: SourceF
     for (fragment, here) in first_of_each_element(fragments) {
         let only_here = here == 1
             && index.files.get(&fragment.id).is_some_and(|files| {
-                let mut active = files.iter().filter(|(_, source)| Layout::is_active(source, env));
-                active.next().is_some_and(|(f, _)| *f == file) && active.next().is_none()
+                let mut active = crate::db::active_files(files, env);
+                active.next() == Some(file) && active.next().is_none()
             });
         // An element of one fragment cannot conflict with itself.
         if only_here {
@@ -238,7 +237,9 @@ fn references(
             return;
         }
         // The index read once above, not through a query per reference.
-        if let Some(files) = index.files.get(top).filter(|files| crate::db::defined_in(files, env)) {
+        let files: smallvec::SmallVec<[SourceFile; 1]> =
+            index.files.get(top).map(|files| crate::db::active_files(files, env).collect()).unwrap_or_default();
+        if !files.is_empty() {
             if id.is_top_level() && id.id_type != IdType::Var {
                 return;
             }
@@ -246,10 +247,7 @@ fn references(
                 Resolving::Memoized => {
                     resolve_reference(db, ElementKey::new(db, workspace, crate::db::EnvRef(env), id)).clone()
                 }
-                Resolving::Once => {
-                    let active = files.iter().filter(|(_, source)| Layout::is_active(source, env)).map(|&(f, _)| f);
-                    resolve(db, workspace, env, &id, &active.collect::<smallvec::SmallVec<[SourceFile; 1]>>())
-                }
+                Resolving::Once => resolve(db, workspace, env, &id, &files),
             };
             let (code, message) = match resolution {
                 Resolution::Resolved => return,
