@@ -113,7 +113,7 @@ fn main() -> ExitCode {
             println!("|---|---|---|---|---|---|---|---|");
             for dir in nacl_corpus::workspaces() {
                 let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-                let files = throughput::nacl_files(&dir).len();
+                let files = nacl_corpus::nacl_files(&dir).len();
                 let Some(check) = throughput::check(&dir) else { continue };
                 let mb = check.rate.bytes as f64 / 1e6;
                 println!(
@@ -133,7 +133,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::ParseHere { dir } => {
-            let texts = nacl_corpus::read_all(&throughput::nacl_files(&dir));
+            let texts = nacl_corpus::read_all(&nacl_corpus::nacl_files(&dir));
             std::hint::black_box(throughput::parse(&texts));
             ExitCode::SUCCESS
         }

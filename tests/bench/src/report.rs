@@ -25,7 +25,7 @@ pub struct Column {
 
 /// Measures one workspace (the server too, when its binary is given).
 pub fn measure(name: &str, dir: &Path, server_binary: Option<&Path>) -> Column {
-    let files = throughput::nacl_files(dir);
+    let files = nacl_corpus::nacl_files(dir);
     let (read, parallel_read, parse, fragments, format) = {
         // Read once untimed first: the reference is reading from the page cache, as parsing does.
         let texts = nacl_corpus::read_all(&files);

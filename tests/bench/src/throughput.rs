@@ -23,11 +23,6 @@ impl Rate {
     }
 }
 
-/// The `.nacl` files of a workspace, sorted.
-pub fn nacl_files(root: &Path) -> Vec<PathBuf> {
-    nacl_corpus::nacl_files(root)
-}
-
 /// Reads every file and counts its lines: the throughput every other figure is compared with.
 pub fn read_and_count(files: &[PathBuf]) -> Rate {
     let start = Instant::now();
