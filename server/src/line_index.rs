@@ -174,6 +174,11 @@ impl PositionCursor<'_> {
         self.at = offset;
         (self.line as u32, self.column)
     }
+
+    /// Where the line of the last offset converted ends: the start of the next line, if any.
+    pub fn next_line_start(&self) -> Option<TextSize> {
+        self.index.line_starts.get(self.line + 1).copied()
+    }
 }
 
 #[cfg(test)]

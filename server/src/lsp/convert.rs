@@ -190,15 +190,9 @@ pub fn semantic_tokens(lines: Lines<'_>, highlights: &[Highlight]) -> Vec<Semant
     let mut cursor = lines.index.cursor(lines.text, lines.encoding);
     let (mut last_line, mut last_start) = (0, 0);
     for (range, token_type, modifiers) in joined(highlights) {
-        let mut start = usize::from(range.start());
-        let end = usize::from(range.end());
-        // Each line's part separately: clients need not support tokens across lines.
-        for piece in lines.text[start..end].split_inclusive('\n') {
-            let text = piece.trim_end_matches(['\n', '\r']);
-            let (line, character) = cursor.position(TextSize::from(start as u32));
-            start += piece.len();
+        let mut push = |(line, character): (u32, u32), text: &str| {
             if text.is_empty() {
-                continue;
+                return;
             }
             let delta_line = line - last_line;
             let delta_start = if delta_line == 0 { character - last_start } else { character };
@@ -210,6 +204,18 @@ pub fn semantic_tokens(lines: Lines<'_>, highlights: &[Highlight]) -> Vec<Semant
                 token_modifiers_bitset: modifiers,
             });
             (last_line, last_start) = (line, character);
+        };
+        // Each line's part separately (clients need not support tokens across lines), the
+        // lines as the line index has them; most highlights lie on one.
+        let (mut start, end) = (range.start(), range.end());
+        loop {
+            let at = cursor.position(start);
+            let piece_end = cursor.next_line_start().map_or(end, |next| next.min(end));
+            push(at, lines.text[usize::from(start)..usize::from(piece_end)].trim_end_matches(['\n', '\r']));
+            if piece_end >= end || piece_end <= start {
+                break;
+            }
+            start = piece_end;
         }
     }
     tokens
@@ -287,7 +293,7 @@ mod tests {
         let mut positions = Vec::new();
         for highlight in &joined {
             let mut start = usize::from(highlight.range.start());
-            for piece in lines.text[highlight.range].split_inclusive('\n') {
+            for piece in lines.text[highlight.range].split_inclusive(['\n', '\r']) {
                 let text = piece.trim_end_matches(['\n', '\r']);
                 let range = lines.range(TextRange::at(TextSize::from(start as u32), TextSize::of(text)));
                 start += piece.len();
@@ -312,21 +318,44 @@ mod tests {
         let highlights = nacl_analysis::highlight::highlights(&root, None);
         for encoding in [Encoding::Utf8, Encoding::Utf16] {
             let lines = Lines { text, index: &index, encoding };
-            let (mut line, mut character) = (0, 0);
-            let absolute: Vec<(u32, u32, u32)> = semantic_tokens(lines, &highlights)
-                .iter()
-                .map(|t| {
-                    character = if t.delta_line == 0 { character + t.delta_start } else { t.delta_start };
-                    line += t.delta_line;
-                    (line, character, t.length)
-                })
-                .collect();
+            let absolute = absolute(&semantic_tokens(lines, &highlights));
             assert_eq!(absolute, tokens_one_by_one(lines, &highlights), "{encoding:?}");
             assert!(absolute.len() > 10, "{absolute:?}");
             // `"x😀y"` is one token: its quotes and its text touch.
             let string = (1, if encoding == Encoding::Utf8 { 11 } else { 8 });
             let length = if encoding == Encoding::Utf8 { 8 } else { 6 };
             assert!(absolute.contains(&(string.0, string.1, length)), "{encoding:?}: {absolute:?}");
+        }
+    }
+
+    /// The tokens as absolute (line, character, length), decoded from their deltas.
+    fn absolute(tokens: &[SemanticToken]) -> Vec<(u32, u32, u32)> {
+        let (mut line, mut character) = (0, 0);
+        tokens
+            .iter()
+            .map(|t| {
+                character = if t.delta_line == 0 { character + t.delta_start } else { t.delta_start };
+                line += t.delta_line;
+                (line, character, t.length)
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        /// Any text, with every form of line break inside and between tokens, converts as the
+        /// line index places each piece.
+        #[test]
+        fn any_text_converts_as_the_line_index_places_it(
+            text in r#"(salto\.t a \{|  [a-zé]{1,3} = |"[a-z😀\\]{0,3}|'''|\$\{ salto\.t\.a \}|[0-9]{1,2}|true|// x|\}|\r\n|\r|\n| ){0,40}"#
+        ) {
+            let index = LineIndex::new(&text);
+            let root = nacl_syntax::nacl::parse(&text).syntax();
+            let highlights = nacl_analysis::highlight::highlights(&root, None);
+            for encoding in [Encoding::Utf8, Encoding::Utf16] {
+                let lines = Lines { text: &text, index: &index, encoding };
+                let converted = absolute(&semantic_tokens(lines, &highlights));
+                proptest::prop_assert_eq!(converted, tokens_one_by_one(lines, &highlights));
+            }
         }
     }
 }
