@@ -3,6 +3,7 @@
 //! scenario the server must still answer, and its text of every open document (the
 //! `nacl/documentText` request) must equal the client's.
 
+#[allow(dead_code)] // Shared with the benchmarks, which time answers by when they arrived.
 #[path = "support/lsp_client.rs"]
 mod lsp_client;
 

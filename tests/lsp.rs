@@ -1,5 +1,6 @@
 //! End-to-end tests of `nacl-ls serve`: the real binary driven over stdio as an editor would.
 
+#[allow(dead_code)] // Shared with the benchmarks, which time answers by when they arrived.
 #[path = "support/lsp_client.rs"]
 mod lsp_client;
 

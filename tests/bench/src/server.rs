@@ -3,7 +3,7 @@
 //! document's diagnostics, and the latency of hover, definition, references, completion,
 //! workspace symbols and semantic tokens; the server's peak memory.
 
-#[allow(dead_code)] // Shared with the end-to-end tests, which use all of it.
+#[allow(dead_code)] // Shared with the end-to-end tests.
 #[path = "../../support/lsp_client.rs"]
 mod lsp_client;
 
@@ -134,7 +134,7 @@ fn start_indexed(server: &Path, root: &Path, env: &[(&str, &str)]) -> (f64, Clie
     client.wait_within(Duration::from_secs(1800), |m| {
         m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end"
     });
-    (start.elapsed().as_secs_f64(), client)
+    (client.answered_after(start).as_secs_f64(), client)
 }
 
 /// Measures the server binary `server` on the workspace at `root`; `None` when it has no file to
@@ -178,7 +178,7 @@ pub fn measure(server: &Path, root: &Path, files: &[PathBuf]) -> Option<ServerFi
                 let query: String = type_name.chars().take(1 + i % type_name.chars().count().max(1)).collect();
                 let started = Instant::now();
                 std::hint::black_box(client.request("workspace/symbol", json!({ "query": query })));
-                started.elapsed()
+                client.answered_after(started)
             })
             .collect(),
     );
@@ -280,7 +280,7 @@ fn spec_edits(client: &mut Client, root: &Path) -> Latency {
                 json!({ "textDocument": { "uri": spec_uri, "version": i as i64 + 2 }, "contentChanges": [{ "text": text }] }),
             );
             client.diagnostics(&described_uri, 1);
-            started.elapsed()
+            client.answered_after(started)
         })
         .collect();
     for closed in [&described_uri, &spec_uri] {
@@ -299,7 +299,7 @@ fn time_edits(client: &mut Client, file_uri: &str, (line, character): (usize, us
             let started = Instant::now();
             type_a_letter(client, file_uri, version, (line, character));
             client.diagnostics(file_uri, version);
-            started.elapsed()
+            client.answered_after(started)
         })
         .collect()
 }
@@ -367,7 +367,7 @@ fn time_hovers_after_edits(
                 "textDocument/hover",
                 json!({ "textDocument": { "uri": file_uri }, "position": { "line": line, "character": key } }),
             ));
-            let elapsed = started.elapsed();
+            let elapsed = client.answered_after(started);
             // The diagnostics may have come before the hover's answer.
             let published = |m: &Value| {
                 m["method"] == "textDocument/publishDiagnostics"
@@ -389,7 +389,7 @@ fn timed(client: &mut Client, method: &str, params: &Value) -> Latency {
             .map(|_| {
                 let started = Instant::now();
                 std::hint::black_box(client.request(method, params.clone()));
-                started.elapsed()
+                client.answered_after(started)
             })
             .collect(),
     )
