@@ -23,10 +23,7 @@ struct Figures {
 
 /// Prints the table of both languages.
 pub fn run() {
-    let nacl_dir = nacl_corpus::workspaces().into_iter().max_by_key(|dir| {
-        nacl_corpus::nacl_files(dir).iter().filter_map(|f| f.metadata().ok()).map(|m| m.len()).sum::<u64>()
-    });
-    let nacl_files = nacl_dir.map(|dir| nacl_corpus::nacl_files(&dir)).unwrap_or_default();
+    let nacl_files = nacl_corpus::largest_workspace().map(|dir| nacl_corpus::nacl_files(&dir)).unwrap_or_default();
     let hcl_files: Vec<PathBuf> =
         nacl_corpus::hcl_corpus().into_iter().filter(|f| f.parse_ok).map(|f| f.path).collect();
     let columns = [

@@ -176,14 +176,9 @@ fn all(sizes: &[u64], no_corpus: bool, no_server: bool) -> ExitCode {
         return ExitCode::FAILURE;
     }
     let mut workspaces: Vec<(String, PathBuf)> = Vec::new();
-    if !no_corpus {
-        let largest = nacl_corpus::workspaces().into_iter().max_by_key(|dir| {
-            nacl_corpus::nacl_files(dir).iter().filter_map(|f| f.metadata().ok()).map(|m| m.len()).sum::<u64>()
-        });
-        if let Some(dir) = largest {
-            let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            workspaces.push((name, dir));
-        }
+    if !no_corpus && let Some(dir) = nacl_corpus::largest_workspace() {
+        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        workspaces.push((name, dir));
     }
     for &mb in sizes {
         match generated(mb, 1) {

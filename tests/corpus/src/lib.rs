@@ -58,6 +58,13 @@ pub fn workspaces() -> Vec<PathBuf> {
     dirs
 }
 
+/// The corpus workspace with the most bytes of NaCl, if the corpus has any.
+pub fn largest_workspace() -> Option<PathBuf> {
+    workspaces()
+        .into_iter()
+        .max_by_key(|dir| nacl_files(dir).iter().filter_map(|f| f.metadata().ok()).map(|m| m.len()).sum::<u64>())
+}
+
 /// Every `.nacl` file below `dir`, sorted.
 pub fn nacl_files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
