@@ -7,8 +7,9 @@ use crate::language::Language;
 use crate::{
     db::{Db, ElementKey, SourceFile, Workspace, element_conflicts, element_index, env_state, file_fragments},
     elem_id::{BUILTIN_TYPES, ElemId, IdType, is_container_name},
-    fragments::{Fragment, TemplatePart, Value, ValueKind},
+    fragments::Fragment,
     resolve::{Resolution, resolve, resolve_reference},
+    values::{Kind, Part, ValueRef},
 };
 use nacl_syntax::{Code, Severity, SyntaxError, TextRange};
 use std::{path::PathBuf, sync::Arc};
@@ -274,12 +275,12 @@ fn references(
             related: Vec::new(),
         });
     };
-    walk_values(&file_fragments(db, file).fragments, &mut |value| match &value.kind {
-        ValueKind::Reference(text) => check(text, value.range, false),
-        ValueKind::Template(parts) => {
-            for part in parts {
-                if let TemplatePart::Reference(r) = part {
-                    check(&r.text, r.range, true);
+    walk_values(&file_fragments(db, file).fragments, &mut |value| match value.kind() {
+        Kind::Reference(text) => check(&text, value.range(), false),
+        Kind::Template(parts) => {
+            for part in parts.iter() {
+                if let Part::Reference(text, range) = part {
+                    check(&text, range, true);
                 }
             }
         }
@@ -289,19 +290,19 @@ fn references(
 
 /// Calls `f` on every value the fragments hold (annotation values, instance values, field
 /// annotations), nested values included.
-pub(crate) fn walk_values<'a>(fragments: &'a [crate::fragments::Fragment], f: &mut impl FnMut(&'a Value)) {
-    fn walk<'a>(value: &'a Value, f: &mut impl FnMut(&'a Value)) {
+pub(crate) fn walk_values<'a>(fragments: &'a [crate::fragments::Fragment], f: &mut impl FnMut(ValueRef<'a>)) {
+    fn walk<'a>(value: ValueRef<'a>, f: &mut impl FnMut(ValueRef<'a>)) {
         f(value);
-        match &value.kind {
-            ValueKind::List(items) => items.iter().for_each(|item| walk(item, f)),
-            ValueKind::Object(entries) => entries.iter().for_each(|entry| walk(&entry.value, f)),
+        match value.kind() {
+            Kind::List(items) => items.iter().for_each(|item| walk(item, f)),
+            Kind::Object(entries) => entries.iter().for_each(|entry| walk(entry.value(), f)),
             _ => {}
         }
     }
     for fragment in fragments {
-        let declared = fragment.fields.iter().chain(&fragment.annotation_types).flat_map(|d| &d.annotations);
-        for entry in fragment.values.iter().chain(declared) {
-            walk(&entry.value, f);
+        let declared = fragment.fields.iter().chain(&fragment.annotation_types).flat_map(|d| d.annotations().iter());
+        for entry in fragment.values().iter().chain(declared) {
+            walk(entry.value(), f);
         }
     }
 }
@@ -311,8 +312,8 @@ pub(crate) fn walk_values<'a>(fragments: &'a [crate::fragments::Fragment], f: &m
 fn static_files(db: &dyn Db, workspace: Workspace, file: SourceFile, out: &mut Vec<Diagnostic>) {
     let mut calls = Vec::new();
     walk_values(&file_fragments(db, file).fragments, &mut |value| {
-        if let ValueKind::File(call) = &value.kind {
-            calls.push((call.path.as_str(), value.range));
+        if let Kind::File(call) = value.kind() {
+            calls.push((call.path.as_str(), value.range()));
         }
     });
     if calls.is_empty() {

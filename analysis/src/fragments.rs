@@ -196,27 +196,18 @@ pub struct Fragment {
     pub values: Box<[Entry]>,
 }
 
-/// The value at `path` in `entries` (keys through objects, indices through lists), with the
-/// range of the key that sets it (for a list item, its own range).
-pub fn value_at<'a>(entries: &'a [Entry], path: &[impl AsRef<str>]) -> Option<(&'a Value, TextRange)> {
-    let (first, rest) = path.split_first()?;
-    let entry = entries.iter().find(|e| *e.key == *first.as_ref())?;
-    let mut found = (&entry.value, entry.key_range);
-    for step in rest {
-        let step = step.as_ref();
-        found = match &found.0.kind {
-            ValueKind::Object(entries) => {
-                let entry = entries.iter().find(|e| &*e.key == step)?;
-                (&entry.value, entry.key_range)
-            }
-            ValueKind::List(items) => {
-                let item = items.get(step.parse::<usize>().ok()?)?;
-                (item, item.range)
-            }
-            _ => return None,
-        };
+impl Fragment {
+    /// Annotation values of a type, values of an instance, or the value of a variable.
+    pub fn values(&self) -> crate::values::Entries<'_> {
+        crate::values::Entries::of(&self.values)
     }
-    Some(found)
+}
+
+impl FieldDef {
+    /// The field's annotation values.
+    pub fn annotations(&self) -> crate::values::Entries<'_> {
+        crate::values::Entries::of(&self.annotations)
+    }
 }
 
 /// The fragments a parsed file defines, in order, from the root of its tree: the parser's flat

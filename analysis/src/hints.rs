@@ -5,8 +5,8 @@
 use crate::{
     db::{file_fragments, merged_element},
     elem_id::{ElemId, IdType, decode_nacl_case},
-    fragments::ValueKind,
     navigation::{Symbol, is_file_path, short_value, token_symbol},
+    values::{Kind, ValueRef},
     workspace::LoadedWorkspace,
 };
 use nacl_syntax::TextRange;
@@ -86,8 +86,8 @@ impl LoadedWorkspace {
         }
         let decoded = decode_nacl_case(id.name_parts.first()?)?;
         let alias = merged_element(&self.db, self.workspace, env, id).and_then(|merged| {
-            match &merged.value("_alias")?.defs.first()?.1.value.kind {
-                ValueKind::String(alias) => Some(alias.to_string()),
+            match ValueRef::of(&merged.value("_alias")?.defs.first()?.1.value).kind() {
+                Kind::String(alias) => Some(alias.to_string()),
                 _ => None,
             }
         });
@@ -98,7 +98,7 @@ impl LoadedWorkspace {
     fn variable_value(&self, env: Option<&str>, id: &ElemId) -> Option<(String, HintKind)> {
         let merged = merged_element(&self.db, self.workspace, env, id)?;
         let value = &merged.values.first()?.defs.first()?.1.value;
-        Some((format!("= {}", short_value(value)), HintKind::Value))
+        Some((format!("= {}", short_value(ValueRef::of(value))), HintKind::Value))
     }
 
     /// The links of every `file("...")` whose static file exists.

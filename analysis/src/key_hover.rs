@@ -7,7 +7,6 @@ use crate::{
     builtins::{builtin_field, core_annotation},
     db::{ElementKey, element_files, fragments_of, merged_element},
     elem_id::{ElemId, IdType, Name, container_inner},
-    fragments::value_at,
     layout::{Layout, Source},
     navigation::short_value,
     types::{FieldInfo, type_info},
@@ -166,7 +165,7 @@ impl LoadedWorkspace {
         let merged = merged_element(&self.db, self.workspace, env, &parent_type)?;
         let declared = merged.field(&field.name)?;
         let entry = declared.annotations.iter().find(|a| &*a.key == "_default")?;
-        entry.defs.first().map(|(_, d)| short_value(&d.value))
+        entry.defs.first().map(|(_, d)| short_value(crate::values::ValueRef::of(&d.value)))
     }
 
     /// The other places that set the value at `path` of `top`: other files of its environment,
@@ -189,7 +188,7 @@ impl LoadedWorkspace {
                     continue;
                 }
                 // An instance's values, or a type's annotation values.
-                let sets = fragments_of(&self.db, file, top).iter().any(|f| value_at(&f.values, path).is_some());
+                let sets = fragments_of(&self.db, file, top).iter().any(|f| f.values().at(path).is_some());
                 if sets {
                     let shown = file_path.strip_prefix(&layout.root).unwrap_or(file_path).display();
                     places.push(match (i, candidate) {

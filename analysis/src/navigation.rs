@@ -1,6 +1,7 @@
 //! Go to definition and hover: from an element ID, field key, core annotation or `file()` path
 //! anywhere in a file to what it names.
 
+use crate::values::{Kind, ValueRef};
 use crate::{
     db::{element_files, env_state, fragments_of},
     elem_id::{ElemId, IdType, container_inner, decode_nacl_case},
@@ -129,7 +130,7 @@ impl LoadedWorkspace {
         let mut out = format!("**field** `{}` of `{type_id}`\n\nType `{}`", field.name, field.type_name);
         for entry in &field.annotations {
             if let Some((_, definition)) = entry.defs.first() {
-                out.push_str(&format!("\n- `{}` = {}", entry.key, short_value(&definition.value)));
+                out.push_str(&format!("\n- `{}` = {}", entry.key, short_value(ValueRef::of(&definition.value))));
             }
         }
         Some(out)
@@ -167,7 +168,7 @@ impl LoadedWorkspace {
             out.push_str(&format!("\n\nName: {decoded}"));
         }
         if let Some(alias) = merged.value("_alias").and_then(|e| e.defs.first()) {
-            out.push_str(&format!("\n\nAlias: {}", short_value(&alias.1.value)));
+            out.push_str(&format!("\n\nAlias: {}", short_value(ValueRef::of(&alias.1.value))));
         }
         if !path.is_empty() {
             out.push_str(&format!("\n\nPath: `{}`", path.join(".")));
@@ -199,7 +200,8 @@ impl LoadedWorkspace {
         }
         let mut out = "\n\nHidden values, in Salto's state:".to_owned();
         for (path, raw) in element.hidden_values.iter().take(10) {
-            let value = serde_json::from_str(raw.get()).map(|v| short_value(&crate::types::json_value(&v)));
+            let value =
+                serde_json::from_str(raw.get()).map(|v| short_value(ValueRef::of(&crate::types::json_value(&v))));
             out.push_str(&format!("\n- `{}` = {}", path.join("."), value.unwrap_or_default()));
         }
         if element.hidden_values.len() > 10 {
@@ -274,8 +276,8 @@ impl LoadedWorkspace {
                 None => &merged.values,
             };
             let (_, entry) = entries.iter().find(|e| &*e.key == "_service_url")?.defs.first()?;
-            match &entry.value.kind {
-                crate::fragments::ValueKind::String(url) => Some(url.to_string()),
+            match ValueRef::of(&entry.value).kind() {
+                Kind::String(url) => Some(url.to_string()),
                 _ => None,
             }
         });
@@ -361,24 +363,23 @@ fn annotation_lines(annotations: &serde_json::value::RawValue) -> String {
     };
     entries
         .iter()
-        .map(|(key, value)| format!("\n- `{key}` = {}", short_value(&crate::types::json_value(value))))
+        .map(|(key, value)| format!("\n- `{key}` = {}", short_value(ValueRef::of(&crate::types::json_value(value)))))
         .collect()
 }
 
 /// A value in a few characters, for hover.
-pub(crate) fn short_value(value: &crate::fragments::Value) -> String {
-    use crate::fragments::ValueKind;
-    let text = match &value.kind {
-        ValueKind::String(s) => format!("{s:?}"),
-        ValueKind::Number(n) => n.to_string(),
-        ValueKind::Bool(b) => b.to_string(),
-        ValueKind::Reference(r) => format!("`{r}`"),
-        ValueKind::Template(_) => "a template string".to_owned(),
-        ValueKind::List(items) => format!("a list of {}", items.len()),
-        ValueKind::Object(entries) if entries.len() == 1 => "an object with 1 key".to_owned(),
-        ValueKind::Object(entries) => format!("an object with {} keys", entries.len()),
-        ValueKind::File(call) => format!("file({:?})", call.path),
-        ValueKind::Invalid => "?".to_owned(),
+pub(crate) fn short_value(value: ValueRef<'_>) -> String {
+    let text = match value.kind() {
+        Kind::String(s) => format!("{:?}", s.as_str()),
+        Kind::Number(n) => n.to_string(),
+        Kind::Bool(b) => b.to_string(),
+        Kind::Reference(r) => format!("`{r}`"),
+        Kind::Template(_) => "a template string".to_owned(),
+        Kind::List(items) => format!("a list of {}", items.len()),
+        Kind::Object(entries) if entries.len() == 1 => "an object with 1 key".to_owned(),
+        Kind::Object(entries) => format!("an object with {} keys", entries.len()),
+        Kind::File(call) => format!("file({:?})", call.path),
+        Kind::Invalid => "?".to_owned(),
     };
     if text.chars().count() > 60 { format!("{}…", text.chars().take(59).collect::<String>()) } else { text }
 }

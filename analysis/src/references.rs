@@ -237,22 +237,20 @@ fn type_occurrences(db: &dyn crate::db::Db, file: crate::db::SourceFile, type_id
             }
         }
     }
-    let mut references = Vec::new();
-    crate::diagnostics::walk_values(fragments, &mut |value| match &value.kind {
-        crate::fragments::ValueKind::Reference(text) => {
-            references.push(crate::fragments::Reference { text: text.clone(), range: value.range })
-        }
-        crate::fragments::ValueKind::Template(parts) => references.extend(parts.iter().filter_map(|part| match part {
-            crate::fragments::TemplatePart::Reference(reference) => Some(reference.clone()),
-            crate::fragments::TemplatePart::Text(_) => None,
+    let mut references: Vec<(crate::values::Str<'_>, TextRange)> = Vec::new();
+    crate::diagnostics::walk_values(fragments, &mut |value| match value.kind() {
+        crate::values::Kind::Reference(text) => references.push((text, value.range())),
+        crate::values::Kind::Template(parts) => references.extend(parts.iter().filter_map(|part| match part {
+            crate::values::Part::Reference(text, range) => Some((text, range)),
+            crate::values::Part::Text(_) => None,
         })),
         _ => {}
     });
-    for reference in references {
-        let Ok(id) = ElemId::parse(&reference.text) else { continue };
+    for (text, at) in references {
+        let Ok(id) = ElemId::parse(&text) else { continue };
         let Some(segment) = reference_segment(&id, &named) else { continue };
-        if let Some(range) = segment_range(&reference.text, segment) {
-            found.push(Occurrence { path: path.clone(), range: range + reference.range.start(), declaration: false });
+        if let Some(range) = segment_range(&text, segment) {
+            found.push(Occurrence { path: path.clone(), range: range + at.start(), declaration: false });
         }
     }
     Some(found)

@@ -13,8 +13,9 @@
 use crate::{
     db::{Db, ElementKey, SourceFile, Workspace, element_files, env_state, fragments_of},
     elem_id::{ElemId, IdType},
-    fragments::{Entry, Fragment, TemplatePart, Value, ValueKind},
+    fragments::Fragment,
     types::type_info,
+    values::{EntryRef, Kind, Part, ValueRef},
 };
 use smallvec::SmallVec;
 use std::collections::HashSet;
@@ -117,10 +118,10 @@ fn lookup_in(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &ElemId, 
     let top = &id.top_level_id();
     let path: Path<'_> = id.path_from_top().collect();
     let fragments: SmallVec<[&Fragment; 2]> = files.iter().flat_map(|&file| fragments_of(db, file, top)).collect();
-    let values = || fragments.iter().flat_map(|f| &f.values);
+    let values = || fragments.iter().flat_map(|f| f.values().iter());
     // The values the path is looked up in, the path there, and what holds them (for messages).
     let (found, looked_up, holder) = match (top.id_type, path.split_first()) {
-        (IdType::Var, _) => return found(values().map(|e| &e.value)),
+        (IdType::Var, _) => return found(values().map(EntryRef::value)),
         (IdType::Instance, None) => return Lookup::Found(Vec::new()),
         (IdType::Instance, Some(_)) => (find_path(values(), &path), &path[..], Holder::Instance),
         (IdType::Type, Some((kind, rest))) => match (*kind, rest.split_first()) {
@@ -135,7 +136,7 @@ fn lookup_in(db: &dyn Db, workspace: Workspace, env: Option<&str>, id: &ElemId, 
                 if annotation_path.is_empty() {
                     return Lookup::Found(Vec::new());
                 }
-                let annotations = defs.iter().flat_map(|d| &d.annotations);
+                let annotations = defs.iter().flat_map(|d| d.annotations().iter());
                 (find_path(annotations, annotation_path), annotation_path, Holder::Field(name))
             }
             ("annotation", Some((name, deeper))) => {
@@ -225,7 +226,7 @@ fn provided_elsewhere(db: &dyn Db, workspace: Workspace, env: Option<&str>, top:
 type Path<'a> = SmallVec<[&'a str; 8]>;
 
 /// Values found at a path: one per fragment that sets it, almost always one.
-type Values<'a> = SmallVec<[&'a Value; 2]>;
+type Values<'a> = SmallVec<[ValueRef<'a>; 2]>;
 
 /// The result of following a path through values.
 enum PathLookup<'a> {
@@ -238,24 +239,24 @@ enum PathLookup<'a> {
 }
 
 /// Follows `path` (object keys and list indices) from the entries of several fragments.
-fn find_path<'a>(entries: impl Iterator<Item = &'a Entry>, path: &[&str]) -> PathLookup<'a> {
+fn find_path<'a>(entries: impl Iterator<Item = EntryRef<'a>>, path: &[&str]) -> PathLookup<'a> {
     let Some((first, rest)) = path.split_first() else { return PathLookup::Opaque };
-    let mut current: Values<'a> = entries.filter(|e| &*e.key == *first).map(|e| &e.value).collect();
+    let mut current: Values<'a> = entries.filter(|e| e.key() == *first).map(EntryRef::value).collect();
     if current.is_empty() {
         return PathLookup::Missing(0);
     }
     for (at, segment) in rest.iter().enumerate() {
         let mut next = Values::new();
         for value in current {
-            match &value.kind {
-                ValueKind::Object(entries) => {
-                    next.extend(entries.iter().filter(|e| &*e.key == *segment).map(|e| &e.value));
+            match value.kind() {
+                Kind::Object(entries) => {
+                    next.extend(entries.iter().filter(|e| e.key() == *segment).map(EntryRef::value));
                 }
-                ValueKind::List(items) => next.extend(segment.parse::<usize>().ok().and_then(|i| items.get(i))),
-                ValueKind::Reference(_) | ValueKind::Template(_) | ValueKind::File(_) | ValueKind::Invalid => {
+                Kind::List(items) => next.extend(segment.parse::<usize>().ok().and_then(|i| items.get(i))),
+                Kind::Reference(_) | Kind::Template(_) | Kind::File(_) | Kind::Invalid => {
                     return PathLookup::Opaque;
                 }
-                ValueKind::String(_) | ValueKind::Number(_) | ValueKind::Bool(_) => {}
+                Kind::String(_) | Kind::Number(_) | Kind::Bool(_) => {}
             }
         }
         if next.is_empty() {
@@ -267,15 +268,15 @@ fn find_path<'a>(entries: impl Iterator<Item = &'a Entry>, path: &[&str]) -> Pat
 }
 
 /// A found value: the references it consists of, when it is a reference or a template.
-fn found<'a>(mut values: impl Iterator<Item = &'a Value>) -> Lookup {
+fn found<'a>(mut values: impl Iterator<Item = ValueRef<'a>>) -> Lookup {
     let Some(value) = values.next() else { return Lookup::Opaque };
-    let targets = match &value.kind {
-        ValueKind::Reference(text) => ElemId::parse(text).into_iter().collect(),
-        ValueKind::Template(parts) => parts
+    let targets = match value.kind() {
+        Kind::Reference(text) => ElemId::parse(&text).into_iter().collect(),
+        Kind::Template(parts) => parts
             .iter()
             .filter_map(|part| match part {
-                TemplatePart::Reference(reference) => ElemId::parse(&reference.text).ok(),
-                TemplatePart::Text(_) => None,
+                Part::Reference(text, _) => ElemId::parse(&text).ok(),
+                Part::Text(_) => None,
             })
             .collect(),
         _ => Vec::new(),

@@ -9,6 +9,7 @@ use crate::{
     hashing::NameMap,
     merge::MergedEntry,
     state::{StateElement, StateField, StateKind},
+    values::{Kind, ValueRef},
 };
 use nacl_syntax::TextRange;
 
@@ -103,7 +104,8 @@ impl Restriction {
     pub fn describe(&self) -> String {
         let mut parts = Vec::new();
         if let Some(values) = &self.values {
-            let shown: Vec<String> = values.iter().take(8).map(crate::navigation::short_value).collect();
+            let shown: Vec<String> =
+                values.iter().take(8).map(|v| crate::navigation::short_value(crate::values::ValueRef::of(v))).collect();
             let more = if values.len() > 8 { format!(" and {} more", values.len() - 8) } else { String::new() };
             parts.push(format!("one of {}{more}", shown.join(", ")));
         }
@@ -160,7 +162,7 @@ pub fn type_info<'db>(db: &'db dyn Db, key: ElementKey<'db>) -> Option<TypeInfo>
             }
         }
     }
-    let closed = matches!(first_value(&merged.values, "_additional_properties"), Some(ValueKind::Bool(false)));
+    let closed = matches!(first_value(&merged.values, "_additional_properties"), Some(Kind::Bool(false)));
     Some(TypeInfo::new(
         merged.kind.clone(),
         is_true(&merged.values, "_hidden_value"),
@@ -189,7 +191,8 @@ fn state_type_info(element: &StateElement) -> Option<TypeInfo> {
 /// What validation needs of a field read from Salto's state.
 fn state_field_info(field: &StateField) -> FieldInfo {
     let flag = |name: &str| field.annotation(name) == Some(serde_json::Value::Bool(true));
-    let restriction = field.annotation("_restriction").map(|json| json_value(&json).kind).and_then(|v| restriction(&v));
+    let restriction =
+        field.annotation("_restriction").and_then(|json| restriction(ValueRef::of(&json_value(&json)).kind()));
     FieldInfo {
         name: field.name.as_str().into(),
         type_name: field.type_name.as_str().into(),
@@ -250,33 +253,34 @@ impl TypeInfo {
 }
 
 fn is_true<F>(entries: &[MergedEntry<F>], key: &str) -> bool {
-    matches!(first_value(entries, key), Some(ValueKind::Bool(true)))
+    matches!(first_value(entries, key), Some(Kind::Bool(true)))
 }
 
-fn first_value<'a, F>(entries: &'a [MergedEntry<F>], key: &str) -> Option<&'a ValueKind> {
-    entries.iter().find(|e| &*e.key == key).and_then(|e| e.defs.first()).map(|(_, entry)| &entry.value.kind)
+fn first_value<'a, F>(entries: &'a [MergedEntry<F>], key: &str) -> Option<Kind<'a>> {
+    let (_, entry) = entries.iter().find(|e| &*e.key == key)?.defs.first()?;
+    Some(ValueRef::of(&entry.value).kind())
 }
 
 /// Reads a `_restriction = { ... }` object; `enforce_value = false` turns it off.
-fn restriction(value: &ValueKind) -> Option<Restriction> {
-    let ValueKind::Object(entries) = value else { return None };
-    let get = |key: &str| entries.iter().find(|e| &*e.key == key).map(|e| &e.value);
-    if matches!(get("enforce_value").map(|v| &v.kind), Some(ValueKind::Bool(false))) {
+fn restriction(value: Kind<'_>) -> Option<Restriction> {
+    let Kind::Object(entries) = value else { return None };
+    let get = |key: &str| entries.get(key).map(|e| e.value().kind());
+    if matches!(get("enforce_value"), Some(Kind::Bool(false))) {
         return None;
     }
-    let number = |key: &str| match get(key).map(|v| &v.kind) {
-        Some(ValueKind::Number(n)) => Some(n.clone()),
+    let number = |key: &str| match get(key) {
+        Some(Kind::Number(n)) => Some(n.to_text()),
         _ => None,
     };
     let restriction = Restriction {
-        values: match get("values").map(|v| &v.kind) {
-            Some(ValueKind::List(items)) => Some(items.to_vec()),
+        values: match get("values") {
+            Some(Kind::List(items)) => Some(items.to_vec()),
             _ => None,
         },
         min: number("min"),
         max: number("max"),
-        regex: match get("regex").map(|v| &v.kind) {
-            Some(ValueKind::String(s)) => Some(Pattern::new(s.clone())),
+        regex: match get("regex") {
+            Some(Kind::String(s)) => Some(Pattern::new(s.to_text())),
             _ => None,
         },
         max_length: number("max_length"),

@@ -12,8 +12,9 @@ use crate::{
     },
     diagnostics::Diagnostic,
     elem_id::{CONFIG_NAME, ElemId, container_inner},
-    fragments::{Entry, Fragment, FragmentKind, Primitive, Value, ValueKind, value_at},
+    fragments::{Fragment, FragmentKind, Primitive},
     types::{FieldInfo, Restriction, TypeInfo, builtin_primitive, type_info, type_suggestion},
+    values::{Entries, Kind, ValueRef},
 };
 use nacl_syntax::TextRange;
 
@@ -59,7 +60,7 @@ pub(crate) fn instances(
         }
         checker.elsewhere = other_fragments(db, workspace, env, fragment);
         let mut found = Vec::new();
-        checker.object_entries(&type_id, info, &fragment.values, &mut Vec::new(), &mut found);
+        checker.object_entries(&type_id, info, fragment.values(), &mut Vec::new(), &mut found);
         out.extend(found);
         for field in checker.missing_required_fields(fragment, info) {
             out.push(warning(
@@ -79,7 +80,7 @@ fn other_fragments<'db>(
     workspace: Workspace,
     env: Option<&str>,
     fragment: &Fragment,
-) -> Vec<&'db [Entry]> {
+) -> Vec<Entries<'db>> {
     let files = element_files(db, workspace, env, &fragment.id);
     if files.len() < 2 {
         return Vec::new();
@@ -88,7 +89,7 @@ fn other_fragments<'db>(
     for file in files {
         for other in fragments_of(db, file, &fragment.id) {
             if other.range != fragment.range || other.header_range != fragment.header_range {
-                out.push(&*other.values);
+                out.push(other.values());
             }
         }
     }
@@ -108,7 +109,7 @@ fn hidden_value_conflicts(
     let Some(state) = env_state(db, workspace, env) else { return };
     let Some(element) = state.element(&fragment.id) else { return };
     for (path, _) in &element.hidden_values {
-        let Some((_, at)) = value_at(&fragment.values, path) else { continue };
+        let Some((_, at)) = fragment.values().at(path) else { continue };
         let file = state.file_of(element).map(std::path::Path::to_path_buf).unwrap_or_default();
         let shown = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         out.push(Diagnostic {
@@ -196,12 +197,12 @@ pub(crate) fn missing_required_fields<'a>(
 
 /// The top-level keys an instance sets across all its fragments.
 fn instance_keys<'k>(db: &'k dyn Db, workspace: Workspace, env: Option<&str>, fragment: &'k Fragment) -> Vec<&'k str> {
-    let mut keys: Vec<&str> = fragment.values.iter().map(|e| &*e.key).collect();
+    let mut keys: Vec<&str> = fragment.values().iter().map(|e| e.key().as_str()).collect();
     let files = element_files(db, workspace, env, &fragment.id);
     if files.len() > 1 {
         for file in files {
             for other in fragments_of(db, file, &fragment.id) {
-                keys.extend(other.values.iter().map(|e| &*e.key));
+                keys.extend(other.values().iter().map(|e| e.key().as_str()));
             }
         }
     }
@@ -224,7 +225,7 @@ struct Checker<'a> {
     workspace: Workspace,
     env: Option<&'a str>,
     /// The values of the instance's other fragments (empty for a single fragment).
-    elsewhere: Vec<&'a [Entry]>,
+    elsewhere: Vec<Entries<'a>>,
     /// The summaries of the types looked up so far, by name as written (`None`: no such type,
     /// or not a type name): a file's values name the same few types over and over.
     /// Keyed by the names themselves, which the types' summaries hold.
@@ -307,23 +308,24 @@ impl<'a> Checker<'a> {
         &self,
         type_id: &dyn std::fmt::Display,
         info: &'a crate::types::TypeInfo,
-        entries: &'e [Entry],
+        entries: Entries<'e>,
         path: &mut Vec<PathStep<'e>>,
         out: &mut Vec<Diagnostic>,
     ) {
-        for entry in entries {
-            path.push(PathStep::Key(&entry.key));
-            match info.field(&entry.key) {
+        for entry in entries.iter() {
+            let key = entry.key().as_str();
+            path.push(PathStep::Key(key));
+            match info.field(key) {
                 Some(field) => {
-                    self.value(&field.type_name, field.restriction.as_ref(), path, &entry.value, out);
+                    self.value(&field.type_name, field.restriction.as_ref(), path, entry.value(), out);
                 }
                 // An instance's annotations (`_parent`, ...) are not values of its type.
-                None if info.closed && !(path.len() == 1 && INSTANCE_ANNOTATIONS.contains(&&*entry.key)) => {
+                None if info.closed && !(path.len() == 1 && INSTANCE_ANNOTATIONS.contains(&key)) => {
                     let at = if path.len() == 1 { String::new() } else { format!(" (at `{}`)", ShownPath(path)) };
                     out.push(warning(
                         AnalysisCode::AdditionalProperty,
-                        entry.key_range,
-                        format!("`{}` is not a field of `{type_id}`, which does not allow other keys (`_additional_properties = false`){at}", entry.key),
+                        entry.key_range(),
+                        format!("`{key}` is not a field of `{type_id}`, which does not allow other keys (`_additional_properties = false`){at}"),
                     ))
                 }
                 None => {}
@@ -340,7 +342,7 @@ impl<'a> Checker<'a> {
         type_name: &'a str,
         restriction: Option<&Restriction>,
         path: &mut Vec<PathStep<'e>>,
-        value: &'e Value,
+        value: ValueRef<'e>,
         out: &mut Vec<Diagnostic>,
     ) {
         /// Deeper than this, values are not checked (type graphs can be cycles).
@@ -352,23 +354,23 @@ impl<'a> Checker<'a> {
         if let Some(inner) = container_inner(type_name) {
             if type_name.starts_with("Map<") {
                 // A map's keys are free; each value is of its inner type.
-                if let ValueKind::Object(entries) = &value.kind {
-                    for entry in entries {
-                        path.push(PathStep::Key(&entry.key));
-                        self.value(inner, None, path, &entry.value, out);
+                if let Kind::Object(entries) = value.kind() {
+                    for entry in entries.iter() {
+                        path.push(PathStep::Key(entry.key().as_str()));
+                        self.value(inner, None, path, entry.value(), out);
                         path.pop();
                     }
                 } else if let Some(found) = mismatch(&Expected::Object, value) {
                     out.push(warning(
                         AnalysisCode::InvalidValueType,
-                        value.range,
+                        value.range(),
                         format!("`{key}` expects a map (type `{type_name}`), found {found}"),
                     ));
                 }
                 return;
             }
             // A list is checked item by item, and a single value given for a list as one item.
-            let ValueKind::List(items) = &value.kind else {
+            let Kind::List(items) = value.kind() else {
                 return self.value(inner, restriction, path, value, out);
             };
             if let Some(max) =
@@ -377,7 +379,7 @@ impl<'a> Checker<'a> {
             {
                 out.push(warning(
                     AnalysisCode::RestrictionViolation,
-                    value.range,
+                    value.range(),
                     format!("`{key}` has {} items; its restriction allows at most {max}", items.len()),
                 ));
             }
@@ -391,7 +393,7 @@ impl<'a> Checker<'a> {
             return;
         }
         // A list given for a non-list type is checked item by item, as Salto does.
-        if let ValueKind::List(items) = &value.kind {
+        if let Kind::List(items) = value.kind() {
             for (index, item) in items.iter().enumerate() {
                 path.push(PathStep::Index(index));
                 self.value(type_name, restriction, path, item, out);
@@ -407,18 +409,18 @@ impl<'a> Checker<'a> {
             };
             out.push(warning(
                 AnalysisCode::InvalidValueType,
-                value.range,
+                value.range(),
                 format!("`{key}` expects {wanted} (type `{type_name}`), found {found}"),
             ));
             return;
         }
-        match (&expected, &value.kind) {
+        match (&expected, value.kind()) {
             (Expected::Primitive(_), _) => {
                 if let Some(restriction) = restriction {
                     restricted(restriction, key, value, out);
                 }
             }
-            (Expected::Object, ValueKind::Object(entries)) => self.object(type_name, path, value, entries, out),
+            (Expected::Object, Kind::Object(entries)) => self.object(type_name, path, value, entries, out),
             _ => {}
         }
     }
@@ -428,8 +430,8 @@ impl<'a> Checker<'a> {
         &self,
         type_name: &'a str,
         path: &mut Vec<PathStep<'e>>,
-        value: &Value,
-        entries: &'e [Entry],
+        value: ValueRef<'_>,
+        entries: Entries<'e>,
         out: &mut Vec<Diagnostic>,
     ) {
         let Some(info) = self.type_named(type_name) else { return };
@@ -438,12 +440,12 @@ impl<'a> Checker<'a> {
         let mut elsewhere = None;
         for field in info.fields.iter().filter(|f| f.required && !f.hidden) {
             let elsewhere = elsewhere.get_or_insert_with(|| self.keys_elsewhere(path));
-            let set = entries.iter().any(|e| *e.key == *field.name) || elsewhere.iter().any(|k| **k == *field.name);
+            let set = entries.get(&field.name).is_some() || elsewhere.iter().any(|k| **k == *field.name);
             if set || self.hidden_type(&field.type_name) || self.fills_default(&field.type_name, 0) {
                 continue;
             }
             // Reported where the object starts: its `{`.
-            let at = TextRange::at(value.range.start(), 1.into());
+            let at = TextRange::at(value.range().start(), 1.into());
             out.push(warning(
                 AnalysisCode::MissingRequiredField,
                 at,
@@ -460,16 +462,16 @@ impl<'a> Checker<'a> {
     /// key by key; a path through a list is never merged).
     fn keys_elsewhere(&self, path: &[PathStep<'_>]) -> Vec<&'a str> {
         let mut keys = Vec::new();
-        'fragments: for entries in &self.elsewhere {
-            let mut current: &[Entry] = entries;
+        'fragments: for &entries in &self.elsewhere {
+            let mut current = entries;
             for step in path {
                 let PathStep::Key(key) = step else { continue 'fragments };
-                match current.iter().find(|e| *e.key == **key).map(|e| &e.value.kind) {
-                    Some(ValueKind::Object(inner)) => current = inner,
+                match current.get(key).map(|e| e.value().kind()) {
+                    Some(Kind::Object(inner)) => current = inner,
                     _ => continue 'fragments,
                 }
             }
-            keys.extend(current.iter().map(|e| &*e.key));
+            keys.extend(current.iter().map(|e| e.key().as_str()));
         }
         keys
     }
@@ -501,16 +503,16 @@ impl std::fmt::Display for ShownPath<'_> {
 }
 
 /// What is wrong with a value's kind, if anything.
-fn mismatch(expected: &Expected, value: &Value) -> Option<&'static str> {
-    let found = match &value.kind {
+fn mismatch(expected: &Expected, value: ValueRef<'_>) -> Option<&'static str> {
+    let found = match value.kind() {
         // References are checked where they point, file() contents fit any type, and broken
         // values were reported as syntax errors.
-        ValueKind::Reference(_) | ValueKind::File(_) | ValueKind::Invalid => return None,
-        ValueKind::String(_) | ValueKind::Template(_) => "a string",
-        ValueKind::Number(_) => "a number",
-        ValueKind::Bool(_) => "a boolean",
-        ValueKind::List(_) => "a list",
-        ValueKind::Object(_) => "an object",
+        Kind::Reference(_) | Kind::File(_) | Kind::Invalid => return None,
+        Kind::String(_) | Kind::Template(_) => "a string",
+        Kind::Number(_) => "a number",
+        Kind::Bool(_) => "a boolean",
+        Kind::List(_) => "a list",
+        Kind::Object(_) => "an object",
     };
     let fits = match expected {
         Expected::Anything | Expected::Primitive(Primitive::Unknown) => true,
@@ -523,41 +525,41 @@ fn mismatch(expected: &Expected, value: &Value) -> Option<&'static str> {
 }
 
 /// The value shown in messages, cut short.
-fn shown(value: &Value) -> String {
-    let text = match &value.kind {
-        ValueKind::String(s) => format!("\"{s}\""),
-        ValueKind::Number(n) => n.to_string(),
-        ValueKind::Bool(b) => b.to_string(),
+fn shown(value: ValueRef<'_>) -> String {
+    let text = match value.kind() {
+        Kind::String(s) => format!("\"{s}\""),
+        Kind::Number(n) => n.to_string(),
+        Kind::Bool(b) => b.to_string(),
         _ => "this value".to_owned(),
     };
     if text.chars().count() > 40 { format!("{}…", text.chars().take(39).collect::<String>()) } else { text }
 }
 
-fn number(value: &Value) -> Option<f64> {
-    match &value.kind {
-        ValueKind::Number(n) => n.parse().ok(),
+fn number(value: ValueRef<'_>) -> Option<f64> {
+    match value.kind() {
+        Kind::Number(n) => n.parse().ok(),
         _ => None,
     }
 }
 
 /// Whether two literal values are equal (numbers by value).
-fn same(a: &Value, b: &Value) -> bool {
-    match (&a.kind, &b.kind) {
-        (ValueKind::Number(_), ValueKind::Number(_)) => number(a) == number(b),
-        (x, y) => x == y || matches!((x, y), (ValueKind::String(p), ValueKind::String(q)) if p == q),
+fn same(a: ValueRef<'_>, b: ValueRef<'_>) -> bool {
+    match (a.kind(), b.kind()) {
+        (Kind::Number(_), Kind::Number(_)) => number(a) == number(b),
+        (x, y) => x == y,
     }
 }
 
-fn restricted(restriction: &Restriction, key: ShownPath<'_>, value: &Value, out: &mut Vec<Diagnostic>) {
+fn restricted(restriction: &Restriction, key: ShownPath<'_>, value: ValueRef<'_>, out: &mut Vec<Diagnostic>) {
     // Templates and references are not literal values.
-    if !matches!(value.kind, ValueKind::String(_) | ValueKind::Number(_) | ValueKind::Bool(_)) {
+    if !matches!(value.kind(), Kind::String(_) | Kind::Number(_) | Kind::Bool(_)) {
         return;
     }
-    let mut report = |message: String| out.push(warning(AnalysisCode::RestrictionViolation, value.range, message));
+    let mut report = |message: String| out.push(warning(AnalysisCode::RestrictionViolation, value.range(), message));
     if let Some(allowed) = &restriction.values
-        && !allowed.iter().any(|a| same(a, value))
+        && !allowed.iter().any(|a| same(ValueRef::of(a), value))
     {
-        let list: Vec<String> = allowed.iter().take(8).map(shown).collect();
+        let list: Vec<String> = allowed.iter().take(8).map(|a| shown(ValueRef::of(a))).collect();
         let more = if allowed.len() > 8 { format!(" and {} more", allowed.len() - 8) } else { String::new() };
         report(format!("{} is not allowed for `{key}`: expected one of {}{more}", shown(value), list.join(", ")));
     }
@@ -575,13 +577,13 @@ fn restricted(restriction: &Restriction, key: ShownPath<'_>, value: &Value, out:
             report(format!("{} is out of range for `{key}`: expected {bounds}", shown(value)));
         }
     }
-    if let (Some(pattern), ValueKind::String(text)) = (&restriction.regex, &value.kind)
-        && pattern.finds(text) == Some(false)
+    if let (Some(pattern), Kind::String(text)) = (&restriction.regex, value.kind())
+        && pattern.finds(&text) == Some(false)
     {
         report(format!("{} does not match the pattern `{}` that `{key}` requires", shown(value), pattern.text));
     }
-    if let (Some(max), ValueKind::String(text)) =
-        (restriction.max_length.as_deref().and_then(|m| m.parse::<f64>().ok()), &value.kind)
+    if let (Some(max), Kind::String(text)) =
+        (restriction.max_length.as_deref().and_then(|m| m.parse::<f64>().ok()), value.kind())
     {
         // Salto counts JavaScript string length: UTF-16 code units.
         let length = text.encode_utf16().count();

@@ -228,7 +228,7 @@ impl LoadedWorkspace {
     fn value_items(&self, env: Option<&str>, place: &Place, out: &mut Collector) {
         let Site::Value { shape, restriction } = self.site_of(env, place) else { return };
         for value in restriction.iter().flat_map(|r| r.values.iter().flatten()) {
-            if let Some(text) = shapes::value_text(value) {
+            if let Some(text) = shapes::value_text(crate::values::ValueRef::of(value)) {
                 out.plain(&text, CompletionKind::Value, &text, 0);
             }
         }
@@ -253,8 +253,8 @@ impl LoadedWorkspace {
     fn string_value_items(&self, env: Option<&str>, place: &Place, out: &mut Collector) {
         let Site::Value { restriction: Some(restriction), .. } = self.site_of(env, place) else { return };
         for value in restriction.values.iter().flatten() {
-            if let crate::fragments::ValueKind::String(s) = &value.kind {
-                out.plain(s, CompletionKind::Value, &shapes::escape(s), 0);
+            if let crate::values::Kind::String(s) = crate::values::ValueRef::of(value).kind() {
+                out.plain(&s, CompletionKind::Value, &shapes::escape(&s), 0);
             }
         }
     }

@@ -6,8 +6,9 @@ use crate::{
     builtins::{builtin_field, core_annotation},
     db::{ElementKey, env_state, merged_element},
     elem_id::{ElemId, IdType, container_inner},
-    fragments::{FragmentKind, Primitive, Value, ValueKind},
+    fragments::{FragmentKind, Primitive},
     types::{Restriction, TypeInfo, builtin_primitive, type_info},
+    values::{Kind, ValueRef},
     workspace::LoadedWorkspace,
 };
 
@@ -72,11 +73,11 @@ pub(crate) fn is_instance_header(header: &[String]) -> bool {
 }
 
 /// A value as NaCl writes it (strings quoted and escaped).
-pub(crate) fn value_text(value: &Value) -> Option<String> {
-    match &value.kind {
-        ValueKind::String(s) => Some(format!("\"{}\"", escape(s))),
-        ValueKind::Number(n) => Some(n.to_string()),
-        ValueKind::Bool(b) => Some(b.to_string()),
+pub(crate) fn value_text(value: ValueRef<'_>) -> Option<String> {
+    match value.kind() {
+        Kind::String(s) => Some(format!("\"{}\"", escape(&s))),
+        Kind::Number(n) => Some(n.to_string()),
+        Kind::Bool(b) => Some(b.to_string()),
         _ => None,
     }
 }
@@ -218,8 +219,11 @@ impl LoadedWorkspace {
     /// A snippet for a value of a shape: a choice of the allowed values, `true`/`false`, `""`,
     /// `[]` or `{}`.
     pub(crate) fn value_snippet(&self, env: Option<&str>, shape: &Shape, restriction: Option<&Restriction>) -> String {
-        let allowed: Vec<String> =
-            restriction.iter().flat_map(|r| r.values.iter().flatten()).filter_map(value_text).collect();
+        let allowed: Vec<String> = restriction
+            .iter()
+            .flat_map(|r| r.values.iter().flatten())
+            .filter_map(|v| value_text(ValueRef::of(v)))
+            .collect();
         if !allowed.is_empty() {
             let choices: Vec<String> = allowed.iter().map(|v| choice_text(v)).collect();
             return format!("${{1|{}|}}", choices.join(","));
@@ -248,27 +252,26 @@ impl LoadedWorkspace {
         let Some((first, rest)) = path.split_first() else {
             return entries.iter().map(|e| e.key.to_string()).collect();
         };
-        let mut values: Vec<&Value> =
-            entries.iter().filter(|e| &*e.key == *first).flat_map(|e| e.defs.iter().map(|(_, d)| &d.value)).collect();
+        let mut values: Vec<ValueRef<'_>> = entries
+            .iter()
+            .filter(|e| &*e.key == *first)
+            .flat_map(|e| e.defs.iter().map(|(_, d)| ValueRef::of(&d.value)))
+            .collect();
         for step in rest {
             values = values
                 .into_iter()
-                .flat_map(|value| match &value.kind {
-                    ValueKind::Object(entries) => {
-                        entries.iter().filter(|e| &*e.key == *step).map(|e| &e.value).collect()
-                    }
-                    ValueKind::List(items) => {
-                        step.parse::<usize>().ok().and_then(|i| items.get(i)).into_iter().collect()
-                    }
+                .flat_map(|value| match value.kind() {
+                    Kind::Object(entries) => entries.iter().filter(|e| e.key() == *step).map(|e| e.value()).collect(),
+                    Kind::List(items) => step.parse::<usize>().ok().and_then(|i| items.get(i)).into_iter().collect(),
                     _ => Vec::new(),
                 })
                 .collect();
         }
         let mut keys: Vec<String> = values
             .into_iter()
-            .flat_map(|value| match &value.kind {
-                ValueKind::Object(entries) => entries.iter().map(|e| e.key.to_string()).collect(),
-                ValueKind::List(items) => (0..items.len()).map(|i| i.to_string()).collect(),
+            .flat_map(|value| match value.kind() {
+                Kind::Object(entries) => entries.iter().map(|e| e.key().to_string()).collect(),
+                Kind::List(items) => (0..items.len()).map(|i| i.to_string()).collect(),
                 _ => Vec::new(),
             })
             .collect();

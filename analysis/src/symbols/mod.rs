@@ -3,9 +3,10 @@
 use crate::{
     db::{Db, SourceFile, Workspace, file_fragments, part_files},
     elem_id::decode_nacl_case,
-    fragments::{FragmentKind, ValueKind},
+    fragments::FragmentKind,
     hashing::NameHasher,
     structure::SymbolKind,
+    values::Kind,
     workspace::LoadedWorkspace,
 };
 use bound::{Bound, Placing, Placings, Rank, Sweep, Verdict, char_mask};
@@ -529,8 +530,8 @@ impl LoadedWorkspace {
             let files = crate::db::element_files(&self.db, self.workspace, env.as_deref(), &id);
             let alias = files.into_iter().find_map(|file| {
                 crate::db::fragments_of(&self.db, file, &id).into_iter().find_map(|fragment| {
-                    fragment.values.iter().find(|e| &*e.key == "_alias").and_then(|e| match &e.value.kind {
-                        ValueKind::String(alias) => Some(alias.clone()),
+                    fragment.values().get("_alias").and_then(|e| match e.value().kind() {
+                        Kind::String(alias) => Some(alias.to_text()),
                         _ => None,
                     })
                 })

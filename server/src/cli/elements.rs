@@ -4,10 +4,11 @@ use super::OutputFormat;
 use crate::{diagnostics::display_path, line_index::LineIndex, terminal::escaped};
 use nacl_analysis::{
     db::SourceFile,
-    fragments::{FragmentKind, TemplatePart, Value, ValueKind},
+    fragments::FragmentKind,
     layout,
     merge::{MergedElement, MergedEntry},
     state::{StateElement, StateKind},
+    values::{Kind, Part, ValueRef},
     workspace,
 };
 use serde_json::{Map, Value as Json, json};
@@ -184,7 +185,7 @@ fn entries_json(entries: &[MergedEntry<SourceFile>]) -> Map<String, Json> {
 
 /// One key's value; objects defined in several fragments are merged key by key.
 fn entry_json(entry: &MergedEntry<SourceFile>) -> Json {
-    let mut values = entry.defs.iter().map(|(_, e)| value_json(&e.value));
+    let mut values = entry.defs.iter().map(|(_, e)| value_json(ValueRef::of(&e.value)));
     let first = values.next().unwrap_or(Json::Null);
     values.fold(first, merge_json)
 }
@@ -207,31 +208,33 @@ fn merge_json(first: Json, second: Json) -> Json {
 }
 
 /// A value as JSON: references and templates are written with their element IDs.
-fn value_json(value: &Value) -> Json {
-    match &value.kind {
-        ValueKind::String(s) => Json::from(&**s),
-        ValueKind::Template(parts) => Json::from(
+fn value_json(value: ValueRef<'_>) -> Json {
+    match value.kind() {
+        Kind::String(s) => Json::from(s.as_str()),
+        Kind::Template(parts) => Json::from(
             parts
                 .iter()
                 .map(|p| match p {
-                    TemplatePart::Text(t) => t.to_string(),
-                    TemplatePart::Reference(r) => format!("${{ {} }}", r.text),
+                    Part::Text(t) => t.to_string(),
+                    Part::Reference(r, _) => format!("${{ {r} }}"),
                 })
                 .collect::<String>(),
         ),
-        ValueKind::Number(n) => {
-            n.parse::<f64>().ok().and_then(serde_json::Number::from_f64).map_or_else(|| Json::from(&**n), Json::Number)
+        Kind::Number(n) => n
+            .parse::<f64>()
+            .ok()
+            .and_then(serde_json::Number::from_f64)
+            .map_or_else(|| Json::from(n.as_str()), Json::Number),
+        Kind::Bool(b) => Json::Bool(b),
+        Kind::Reference(r) => Json::from(r.as_str()),
+        Kind::List(items) => Json::Array(items.iter().map(value_json).collect()),
+        Kind::Object(entries) => {
+            Json::Object(entries.iter().map(|e| (e.key().to_string(), value_json(e.value()))).collect())
         }
-        ValueKind::Bool(b) => Json::Bool(*b),
-        ValueKind::Reference(r) => Json::from(&**r),
-        ValueKind::List(items) => Json::Array(items.iter().map(value_json).collect()),
-        ValueKind::Object(entries) => {
-            Json::Object(entries.iter().map(|e| (e.key.to_string(), value_json(&e.value))).collect())
-        }
-        ValueKind::File(call) => match &call.encoding {
+        Kind::File(call) => match &call.encoding {
             Some(encoding) => json!({ "file": call.path.as_str(), "encoding": encoding.as_str() }),
             None => json!({ "file": call.path.as_str() }),
         },
-        ValueKind::Invalid => Json::Null,
+        Kind::Invalid => Json::Null,
     }
 }
