@@ -1,12 +1,12 @@
 //! Go to definition and hover: from an element ID, field key, core annotation or `file()` path
 //! anywhere in a file to what it names.
 
-use crate::values::{Kind, ValueRef};
 use crate::{
     db::{element_files, env_state, fragments_of},
     elem_id::{ElemId, IdType, container_inner, decode_nacl_case},
     fragments::{Fragment, FragmentKind},
     state::StateKind,
+    values::{Kind, ValueRef},
     workspace::LoadedWorkspace,
 };
 use nacl_syntax::nacl::{

@@ -105,7 +105,7 @@ impl Restriction {
         let mut parts = Vec::new();
         if let Some(values) = &self.values {
             let shown: Vec<String> =
-                values.iter().take(8).map(|v| crate::navigation::short_value(crate::values::ValueRef::of(v))).collect();
+                values.iter().take(8).map(|v| crate::navigation::short_value(ValueRef::of(v))).collect();
             let more = if values.len() > 8 { format!(" and {} more", values.len() - 8) } else { String::new() };
             parts.push(format!("one of {}{more}", shown.join(", ")));
         }
