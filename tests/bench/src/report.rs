@@ -17,6 +17,7 @@ pub struct Column {
     fragments: Rate,
     format: Rate,
     check: Option<Check>,
+    first_check: Option<Check>,
     warm_check: Option<Check>,
     file_cache_check: Option<Check>,
     allocations: Option<Allocations>,
@@ -38,6 +39,7 @@ pub fn measure(name: &str, dir: &Path, server_binary: Option<&Path>) -> Column {
         )
     };
     let check = throughput::check(dir);
+    let first_check = throughput::first_check(dir);
     let warm_check = throughput::warm_check(dir);
     let file_cache_check = throughput::file_cache_check(dir);
     let allocations = throughput::allocations(dir);
@@ -53,6 +55,7 @@ pub fn measure(name: &str, dir: &Path, server_binary: Option<&Path>) -> Column {
         fragments,
         format,
         check,
+        first_check,
         warm_check,
         file_cache_check,
         allocations,
@@ -77,6 +80,9 @@ pub fn table(columns: &[Column], latency_reference: Option<&str>) -> String {
     row("format, 1 thread, MB/s (x read)", "", &|c| throughput_cell(c.format, c.read));
     row("full check, all cores, s (x parallel read)", "<= 1.5x", &|c| seconds_cell(c.check, c.parallel_read));
     row("full check, MB/s (x read)", "", &|c| c.check.map_or("-".into(), |k| throughput_cell(k.rate, c.read)));
+    row("full check writing a new cache (a first run), s (x parallel read)", "", &|c| {
+        seconds_cell(c.first_check, c.parallel_read)
+    });
     row("full check from the cache (unchanged workspace), s (x parallel read)", "", &|c| {
         seconds_cell(c.warm_check, c.parallel_read)
     });
