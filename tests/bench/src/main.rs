@@ -145,6 +145,11 @@ pub fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// The persistent cache folder the suite's checks and server starts use (emptied as each needs).
+pub fn bench_cache() -> PathBuf {
+    repo_root().join("target/bench-cache")
+}
+
 /// A generated workspace of `mb` MB, written once and kept under `target/bench-workspaces`.
 pub fn generated(mb: u64, seed: u64) -> std::io::Result<PathBuf> {
     let dir = repo_root().join(format!("target/bench-workspaces/generated-{mb}mb-seed{seed}"));

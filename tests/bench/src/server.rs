@@ -142,7 +142,7 @@ fn start_indexed(server: &Path, root: &Path, env: &[(&str, &str)]) -> (f64, Clie
 pub fn measure(server: &Path, root: &Path, files: &[PathBuf]) -> Option<ServerFigures> {
     let target = pick_file(files)?;
     // A restart with the cache: one start writes it (not timed), the next reads it.
-    let cache = crate::repo_root().join("target/bench-cache");
+    let cache = crate::bench_cache();
     let cache_env = [("NACL_LS_CACHE_DIR", cache.to_str().unwrap_or_default())];
     let _ = std::fs::remove_dir_all(&cache);
     start_indexed(server, root, &cache_env).1.shutdown();

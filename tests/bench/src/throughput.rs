@@ -156,7 +156,7 @@ fn fastest_of_three(run: impl FnMut() -> Option<Check>) -> Option<Check> {
 /// the check, then every file's results and the reports written to the cache (a check after any
 /// file changed writes the whole cache again too). The fastest of three runs.
 pub fn first_check(dir: &Path) -> Option<Check> {
-    let cache = crate::repo_root().join("target/bench-cache");
+    let cache = crate::bench_cache();
     fastest_of_three(|| {
         let _ = std::fs::remove_dir_all(&cache);
         check_once(dir, Some(&cache))
@@ -166,7 +166,7 @@ pub fn first_check(dir: &Path) -> Option<Check> {
 /// The same with the persistent cache, written by a first run that is not counted: the check
 /// of an unchanged workspace after a restart (its reports read from the cache).
 pub fn warm_check(dir: &Path) -> Option<Check> {
-    let cache = crate::repo_root().join("target/bench-cache");
+    let cache = crate::bench_cache();
     let _ = std::fs::remove_dir_all(&cache);
     check_once(dir, Some(&cache))?;
     fastest_of_three(|| check_once(dir, Some(&cache)))
@@ -175,7 +175,7 @@ pub fn warm_check(dir: &Path) -> Option<Check> {
 /// The same with only the cache's file results (its reports removed before each run, as a
 /// change anywhere in the workspace makes them unusable).
 pub fn file_cache_check(dir: &Path) -> Option<Check> {
-    let cache = crate::repo_root().join("target/bench-cache");
+    let cache = crate::bench_cache();
     let _ = std::fs::remove_dir_all(&cache);
     check_once(dir, Some(&cache))?;
     fastest_of_three(|| {
